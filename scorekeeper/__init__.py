@@ -1,0 +1,68 @@
+"""Scorekeeper: a scorekeeper for the old European tarot games."""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask, request
+
+LANGUAGES = ("en", "de")  # shipped translations; fr, it, rm are welcome
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Create and configure the app: defaults, then instance config and environment, then tests."""
+    root = Path(__file__).resolve().parent.parent
+    app = Flask(__name__, instance_relative_config=True,
+                template_folder=str(root / "templates"), static_folder=str(root / "static"))
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE_URL=f"sqlite:///{Path(app.instance_path) / 'scorekeeper.sqlite'}",
+        WTF_CSRF_TIME_LIMIT=None,  # a table's evening is long; the token lives as long as the cookie
+        SESSION_COOKIE_SAMESITE="Lax",
+        COMPRESS_MIMETYPES=["text/html", "text/css", "application/json", "application/javascript",
+                            "text/javascript", "image/svg+xml", "text/csv"],
+        COMPRESS_ALGORITHM=["br", "gzip"],
+        BABEL_DEFAULT_LOCALE="en",
+        SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24 * 365,
+    )
+    app.config.from_pyfile("config.py", silent=True)
+    for key in ("SECRET_KEY", "DATABASE_URL"):
+        if os.environ.get(key):
+            app.config[key] = os.environ[key]
+    if test_config:
+        app.config.update(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+
+    from flask_babel import Babel
+    from flask_compress import Compress
+    from flask_wtf.csrf import CSRFProtect
+
+    Babel(app, locale_selector=_locale)
+    Compress(app)
+    csrf = CSRFProtect(app)
+
+    from . import api, views, web
+    csrf.exempt(api.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(views.bp)
+    web.install(app)
+    return app
+
+
+def _instance_secret(instance: Path) -> str:
+    """Read the secret key from the instance folder, making one on first run."""
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(48))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def _locale() -> str:
+    """Choose the language: ?lang=, then the lang cookie, then the browser's preference."""
+    chosen = request.args.get("lang") or request.cookies.get("lang")
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES) or "en"

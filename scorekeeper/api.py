@@ -1,0 +1,112 @@
+"""The JSON API, version 1 (docs/api.md): thin views over the pure engine."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from flask import Blueprint, jsonify, request
+
+from .cards import parse_pile
+from .errors import BadRequest, ScoreError
+from .games import all_games, count_pile, get_game, resolve_rules
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+def number(x):
+    """Return a JSON number: an int, or a float for an exact half (French Tarot)."""
+    if isinstance(x, Fraction):
+        return x.numerator if x.denominator == 1 else float(x)
+    return x
+
+
+@bp.errorhandler(ScoreError)
+def score_error(e: ScoreError):
+    body = {"code": e.code, "message": e.message}
+    if e.cards:
+        body["cards"] = e.cards
+    return jsonify({"error": body}), 404 if e.code == "unknown_game" else 400
+
+
+def game_json(game, full: bool = False) -> dict:
+    """Describe a game as API.md says."""
+    out = {
+        "id": game.id,
+        "name": game.name,
+        "players": {"min": game.min_players, "max": game.max_players},
+        "deck_size": len(game.deck),
+        "deck_total": game.total,
+        "rules": {name: opt.default for name, opt in game.options.items()},
+        "rule_meanings": {name: opt.meaning for name, opt in game.options.items()},
+    }
+    if full:
+        values = game.values(resolve_rules(game, None))
+        out["deck"] = list(game.deck)
+        out["values"] = {c: number(values[c]) for c in game.deck}
+    return out
+
+
+def json_body(*required: str, optional: tuple = ()) -> dict:
+    """Return the request's JSON object, checking required and unknown fields."""
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise BadRequest("The request body must be a JSON object.")
+    missing = [f for f in required if f not in data]
+    if missing:
+        raise BadRequest(f"The request lacks the field “{missing[0]}”.")
+    unknown = [f for f in data if f not in required and f not in optional]
+    if unknown:
+        raise BadRequest(f"The request has an unknown field “{unknown[0]}”.")
+    return data
+
+
+def request_game(data: dict):
+    """Return the game named in the request and its rules with overrides."""
+    if not isinstance(data["game"], str):
+        raise BadRequest("“game” must be a game id such as “troggu”.")
+    game = get_game(data["game"])
+    rules = data.get("rules") or {}
+    if not isinstance(rules, dict):
+        raise BadRequest("“rules” must be an object of house-rule options.")
+    return game, resolve_rules(game, rules)
+
+
+@bp.get("/games")
+def games():
+    return jsonify({"games": [game_json(g) for g in all_games().values()]})
+
+
+@bp.get("/games/<game_id>")
+def game(game_id):
+    return jsonify(game_json(get_game(game_id), full=True))
+
+
+@bp.post("/count")
+def count():
+    data = json_body("game", "cards", optional=("rules",))
+    game, rules = request_game(data)
+    if not isinstance(data["cards"], list):
+        raise BadRequest("“cards” must be a list of card codes.")
+    cards = parse_pile(data["cards"], game.deck, game.name)
+    result = count_pile(game, cards, rules)
+    return jsonify(count_json(game, result))
+
+
+def count_json(game, result) -> dict:
+    """Describe a counted pile as API.md says."""
+    out = {
+        "game": game.id,
+        "cards": result.cards,
+        "points": number(result.points),
+        "groups": None,
+        "rest": None,
+        "working": str(result.working),
+        "warnings": [str(w) for w in result.warnings],
+    }
+    if result.groups:
+        g = result.groups
+        out["groups"] = {"size": g.size, "full": g.full, "leftover": g.leftover}
+    if result.rest is not None:
+        out["rest"] = {"cards": result.rest.cards, "points": number(result.rest.points)}
+    if result.oudlers is not None:
+        out["oudlers"] = result.oudlers
+    return out

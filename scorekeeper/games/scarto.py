@@ -1,0 +1,38 @@
+"""Scarto / Tarocchi (Piedmont, 3 players): groups of three minus two, 78 points (RULES.md §2)."""
+from __future__ import annotations
+
+from .. import cards as C
+from ..text import line
+from . import Game, Option
+
+DECK = C.DECK_78
+TOTAL = 78
+BASELINE = 26
+
+OPTIONS = {
+    "honour_trump": Option("T20", "The 5-point honour trump beside the Bagatto: the Angel, XX (the rule texts), or XXI.", ("T20", "T21")),
+}
+
+
+def values(rules):
+    """Return Scarto's values: the honour trump, the Bagatto and kings 5; Fool 4; Q 4; C 3; J 2; else 1.
+
+    italian-swiss-archive.txt (Phil, the letter): T21 is a low card in this game.
+    """
+    return C.nominal_values(DECK, {"T1", rules.get("honour_trump", "T20")}, fool=4)
+
+
+def pile_warnings(cards, rules):
+    """Warn about pile sizes a real hand can't give: the Fool's owner has 3m+1 cards, the others 3k or 3k+2."""
+    n, has_fool = len(cards), C.FOOL in cards
+    if has_fool and n % 3 != 1:
+        return [line("The Matto stays with its owner, whose pile then has 3k+1 cards; {n} cards with the Matto can't happen.", n=n)]
+    if not has_fool and n % 3 == 1:
+        return [line("Only the pile with the Matto has 3k+1 cards; {n} cards without it can't happen.", n=n)]
+    return []
+
+
+GAME = Game(
+    id="scarto", name="Scarto / Tarocchi", min_players=3, max_players=3, deck=DECK, counting="groups",
+    group_size=3, values=values, total=TOTAL, options=OPTIONS, pile_warnings=pile_warnings,
+)

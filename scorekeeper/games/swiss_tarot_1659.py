@@ -1,0 +1,29 @@
+"""Swiss Tarot 1659 (Maison académique, 3 players): tricks of three minus two, 78 points (RULES.md §4)."""
+from __future__ import annotations
+
+from .. import cards as C
+from ..text import line
+from . import Game
+
+DECK = C.DECK_78
+HONOURS = {"T1", "T21"}  # the Magician and the World; with the Fool and the kings: 5
+TOTAL = 78
+BASELINE = 26
+
+
+def values(rules):
+    """Return the 1659 values: World, Magician, Fool and kings 5; Q 4; C 3; J 2; the rest 1."""
+    return C.nominal_values(DECK, HONOURS)
+
+
+def pile_warnings(cards, rules):
+    """Warn when a pile isn't whole tricks of three: the Fool is exchanged, so every pile is."""
+    if len(cards) % 3:
+        return [line("Every pile is made of tricks of three (the Fool is exchanged); {n} cards can't happen.", n=len(cards))]
+    return []
+
+
+GAME = Game(
+    id="swiss_tarot_1659", name="Swiss Tarot 1659", min_players=3, max_players=3, deck=DECK,
+    counting="groups", group_size=3, values=values, total=TOTAL, pile_warnings=pile_warnings,
+)

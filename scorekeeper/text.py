@@ -1,0 +1,35 @@
+"""Sentences the core produces, kept translatable: a message id with named fields. Pure."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+
+def fmt_points(value) -> str:
+    """Write a point value for people: 53, 40.5, never 40.50 or 81/2."""
+    if isinstance(value, Fraction):
+        if value.denominator == 1:
+            return str(value.numerator)
+        return f"{float(value):g}"  # halves only: exact in binary
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One sentence: `text` is the message id (English, with {named} fields), `args` its values."""
+
+    text: str
+    args: tuple = ()
+
+    def render(self, translate=lambda s: s) -> str:
+        """Return the sentence, translated by `translate` (gettext in the web app)."""
+        values = {k: fmt_points(v) for k, v in self.args}
+        return translate(self.text).format(**values)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def line(text: str, **args) -> Line:
+    """Make a Line; `line` is also the keyword Babel extracts message ids by."""
+    return Line(text, tuple(sorted(args.items())))
