@@ -43,10 +43,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     Compress(app)
     csrf = CSRFProtect(app)
 
-    from . import api, views, web
+    from . import api, rulebook, tables, views, web
     csrf.exempt(api.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(views.bp)
+    for blueprint in (api.bp, views.bp, rulebook.bp, tables.bp):
+        app.register_blueprint(blueprint)
     web.install(app)
     return app
 

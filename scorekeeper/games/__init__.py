@@ -11,7 +11,7 @@ from typing import Callable
 
 from .. import cards as C
 from ..counting import Count, direct_sum, in_groups, in_halves
-from ..errors import BadRequest, TooManyCards, UnknownGame
+from ..errors import BadHand, BadRequest, TooManyCards, UnknownGame, UnknownPlayer
 from ..text import Line, line
 
 
@@ -171,3 +171,64 @@ def all_games() -> dict[str, Game]:
 def half(x) -> Fraction:
     """Return x as an exact Fraction (French Tarot points may be halves)."""
     return Fraction(x)
+
+
+# Shared checks for score(players, hand, rules); each raises with a sentence a player understands.
+
+def check_players(game: Game, players, low: int | None = None) -> list[str]:
+    """Check the seating list: names (strings), no repeats, a player count the game allows."""
+    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+        raise BadRequest("“players” must be a list of names.")
+    if len(set(players)) != len(players):
+        raise BadHand("Two players have the same name; give each a different one.")
+    low = game.min_players if low is None else low
+    if not low <= len(players) <= game.max_players:
+        if low == game.max_players:
+            raise BadHand(f"{game.name} is played by {low} players, not {len(players)}.")
+        raise BadHand(f"{game.name} is played by {low} to {game.max_players} players, not {len(players)}.")
+    return players
+
+
+def seat(name, players: list[str], role: str) -> str:
+    """Return `name` if it is at the table, else raise UnknownPlayer naming the role."""
+    if not isinstance(name, str) or name not in players:
+        raise UnknownPlayer(f"The {role} “{name}” is not one of the players ({', '.join(players)}).")
+    return name
+
+
+def hand_fields(hand, required: tuple = (), optional: tuple = ()) -> dict:
+    """Check a hand is an object with the required fields and no unknown ones."""
+    if not isinstance(hand, dict):
+        raise BadRequest("“hand” must be an object with the hand's facts.")
+    for f in required:
+        if f not in hand:
+            raise BadRequest(f"The hand lacks “{f}”.")
+    for f in hand:
+        if f not in required and f not in optional:
+            raise BadRequest(f"The hand has an unknown field “{f}”.")
+    return hand
+
+
+def one_of(hand: dict, points_field: str, cards_field: str) -> str:
+    """Return which of the two fields the hand gives; both or neither is bad_request."""
+    has_p = hand.get(points_field) is not None
+    has_c = hand.get(cards_field) is not None
+    if has_p == has_c:
+        raise BadRequest(f"Give either “{points_field}” or “{cards_field}”, not both and not neither.")
+    return points_field if has_p else cards_field
+
+
+def whole_points(value, low, high, what: str):
+    """Check a points value is an integer in range (bad_request for a wrong type, bad_hand out of range)."""
+    if type(value) is not int:
+        raise BadRequest(f"{what} must be a whole number.")
+    if not low <= value <= high:
+        raise BadHand(f"{what} must be between {low} and {high}, not {value}.")
+    return value
+
+
+def pile_of(game: Game, codes, rules: dict):
+    """Parse and count one pile given as card codes; return the Count."""
+    if not isinstance(codes, list):
+        raise BadRequest("A pile must be a list of card codes.")
+    return count_pile(game, C.parse_pile(codes, game.deck, game.name), rules)

@@ -1,0 +1,22 @@
+"""`make bench`: run every benchmark module and print its figures (tests never assert timings)."""
+import importlib
+import sys
+
+MODULES = ["bench.counting", "bench.tables", "bench.live"]
+
+
+def main() -> int:
+    for name in MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name == name:
+                continue
+            raise
+        print(f"== {name}")
+        module.main()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
