@@ -42,7 +42,9 @@ class Board:
 
 def fmt_money(minor: int, currency: str, signed: bool = False) -> str:
     """Write an amount for people: 10 Rappen, CHF 1.20, +CHF 0.40 (signed), never floats."""
-    sign = ("+" if minor > 0 else "−" if minor < 0 else "±") if signed else ("−" if minor < 0 else "")
+    if signed and minor == 0:
+        return "0"
+    sign = ("+" if minor > 0 else "−") if signed else ("−" if minor < 0 else "")
     value = abs(minor)
     if not signed and value < 100 and currency in MINOR:
         return f"{sign}{value} {MINOR[currency]}"
