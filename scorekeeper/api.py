@@ -126,6 +126,8 @@ def json_number(value):
 @bp.post("/score")
 def score():
     data = json_body("game", "players", "hand", optional=("rules", "stake"))
+    if data.get("rules") is not None and not isinstance(data["rules"], dict):
+        raise BadRequest("“rules” must be an object of house-rule options.")
     game, rules = request_game(data)
     if game.score is None:
         raise BadRequest(f"Scoring {game.name} isn't available yet; /api/v1/count still counts its piles.")
