@@ -50,17 +50,32 @@ def test_page_lists_every_house_rule_with_its_meaning_and_default(app, client, g
             block = re.search(rf'<div class="option" id="opt-{name}">(.*?)</div>', html, re.S)
             assert block, f"no card for the house rule {name}"
             assert str(escape(option.meaning)) in block.group(1)
-            assert f"<strong>{escape(in_words(option.default, game))}</strong>" in block.group(1)
+            assert f"<strong>{escape(in_words(option.default, game, name))}</strong>" in block.group(1)
 
 
-@pytest.mark.parametrize("value,words", [
-    (True, "Yes"), (False, "No"), ([20, 30, 40], "20 / 30 / 40"), (6, "6"),
-    ("T20", "trump XX (Angelo)"), ("each_top_pays", "each top scorer pays everyone else"),
+@pytest.mark.parametrize("game_id,name,value,words", [
+    ("troccas", "all_tricks_take_scart", True, "Yes"), ("french_tarot", "misere", False, "No"),
+    ("french_tarot", "poignee_bonus", [20, 30, 40], "20 / 30 / 40"), ("french_tarot", "garde_contre_multiplier", 6, "6"),
+    ("scarto", "honour_trump", "T20", "trump XX (Angelo)"),
+    ("troggu", "misere_tie", "none", "nobody pays"),
+    # the same value, another option: never another option's words
+    ("scarto", "fool_exchange", "none", "none: the Matto counts alone as 4"),
 ])
-def test_defaults_are_written_in_words(app, value, words):
+def test_defaults_are_written_in_words(app, game_id, name, value, words):
     from scorekeeper.rulebook import in_words
     with app.test_request_context():
-        assert in_words(value, all_games()["scarto"]) == words
+        assert in_words(value, all_games()[game_id], name) == words
+
+
+def test_every_house_rule_has_a_title_and_words_for_its_choices(app):
+    # A new option value without words would show as its code (“four_over_trio”).
+    from scorekeeper.rulebook import CHOICE_WORDS, OPTION_TITLES
+    for game in all_games().values():
+        for name, option in game.options.items():
+            assert name in OPTION_TITLES, (game.id, name)
+            for value in option.choices or ():
+                if isinstance(value, str) and not value.startswith("T"):
+                    assert (name, value) in CHOICE_WORDS, (game.id, name, value)
 
 
 def test_index_links_every_game(client):
