@@ -92,8 +92,7 @@ def _declared(players, hand, rules, contract) -> Result:
                                  n=n, size=size, cards=count.cards))
     pts = {"declarer": points, "opponents": opponents}
 
-    role = "solo" if contract == "solo" else "tappist"
-    if role == "solo":
+    if contract == "solo":
         explanation.append(line("Soloist {name} (Tapp included): {points} points; opponents {opponents}.",
                                 name=declarer, points=points, opponents=opponents))
     elif partner:
@@ -102,6 +101,9 @@ def _declared(players, hand, rules, contract) -> Result:
     else:
         explanation.append(line("Tappist {name} (Tapp included): {points} points; opponents {opponents}.",
                                 name=declarer, points=points, opponents=opponents))
+        if n in PARTNER_TABLE:
+            explanation.append(line("No partner (the called card was in the Tapp or {name}'s own hand): {name} plays alone.",
+                                    name=declarer))
 
     no_tricks = hand.get("no_tricks")
     if no_tricks is not None and not isinstance(no_tricks, str):
