@@ -64,10 +64,18 @@ def request_game(data: dict):
     if not isinstance(data["game"], str):
         raise BadRequest("“game” must be a game id such as “troggu”.")
     game = get_game(data["game"])
-    rules = data.get("rules") or {}
+    rules = data.get("rules")
+    if rules is None:
+        rules = {}
     if not isinstance(rules, dict):
         raise BadRequest("“rules” must be an object of house-rule options.")
     return game, resolve_rules(game, rules)
+
+
+@bp.get("/ping")
+def ping():
+    """Answer at once: the bare endpoint the benchmark compares the API with."""
+    return jsonify({"ok": True})
 
 
 @bp.get("/games")
