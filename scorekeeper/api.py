@@ -48,6 +48,8 @@ def game_json(game, full: bool = False) -> dict:
 def json_body(*required: str, optional: tuple = ()) -> dict:
     """Return the request's JSON object, checking required and unknown fields."""
     data = request.get_json(silent=True)
+    if data is None and request.get_data():
+        raise BadRequest("The request body is not valid JSON; send a JSON object such as {\"game\": \"troccas\", \"cards\": [\"SW-K\"]}.")
     if not isinstance(data, dict):
         raise BadRequest("The request body must be a JSON object.")
     missing = [f for f in required if f not in data]

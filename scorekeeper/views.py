@@ -116,7 +116,9 @@ def count_groups(game_id):
         groups, editing, error = [], None, e.message
     others = [c for i, g in enumerate(groups) if i != editing for c in g]
     current = [c for c in current if c in game.deck and c not in others]
-    if op in ("edit", "remove") and arg.isdigit() and int(arg) < len(groups):
+    if error:
+        pass
+    elif op in ("edit", "remove") and arg.isdigit() and int(arg) < len(groups):
         i = int(arg)
         if op == "edit":
             if current and editing is None:
