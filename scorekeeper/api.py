@@ -120,3 +120,41 @@ def count_json(game, result) -> dict:
     if result.oudlers is not None:
         out["oudlers"] = result.oudlers
     return out
+
+
+# POST /api/v1/score (API.md): score one hand and settle it at the stake.
+
+def json_number(value):
+    """Return `value` with every Fraction turned into a JSON number, through dicts and lists."""
+    if isinstance(value, dict):
+        return {k: json_number(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_number(v) for v in value]
+    return number(value)
+
+
+@bp.post("/score")
+def score():
+    data = json_body("game", "players", "hand", optional=("rules", "stake"))
+    if data.get("rules") is not None and not isinstance(data["rules"], dict):
+        raise BadRequest("“rules” must be an object of house-rule options.")
+    game, rules = request_game(data)
+    if game.score is None:
+        raise BadRequest(f"Scoring {game.name} isn't available yet; /api/v1/count still counts its piles.")
+    players = data["players"]
+    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+        raise BadRequest("“players” must be a list of names in seating order.")
+    stake = data.get("stake", game.default_stake)
+    if type(stake) is not int or stake < 0:
+        raise BadRequest("“stake” must be a whole number, 0 or more: the money per unit.")
+    if not isinstance(data["hand"], dict):
+        raise BadRequest("“hand” must be an object with the hand's facts.")
+    result = game.score(players, data["hand"], rules)
+    return jsonify({
+        "game": game.id,
+        "points": json_number(result.points),
+        "scores": dict(result.scores),
+        "payouts": {p: s * stake for p, s in result.scores.items()},
+        "explanation": [str(x) for x in result.explanation],
+        "warnings": [str(x) for x in result.warnings],
+    })

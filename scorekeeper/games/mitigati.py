@@ -2,16 +2,25 @@
 from __future__ import annotations
 
 from .. import cards as C
-from . import Game, Option
+from ..errors import BadHand, BadRequest, DuplicateCard
+from ..text import line
+from . import Game, Option, Result, check_players, hand_fields, seat
+from .piles import per_player, read_piles, signed
 
 DECK = C.DECK_78
 TOTAL = 129
 BASELINE = 43
+KINGS = frozenset(f"{s}-K" for s in C.SUITS)
 
 OPTIONS = {
     "honour_trump": Option("T20", "The 5-point honour trump beside the Bagatto: the Angel, XX (Phil), or XXI (Rufus).", ("T20", "T21")),
     "declarations_paid": Option("each_player", "Declarations are paid by each other player, or added to the declarer's score only (not zero-sum).",
                                 ("each_player", "flat")),
+    "honours_reading": Option("canonical", "Honours held together: four kings 20, else the trio 15, else any four 10, each +5 per further honour;"
+                              " or the trio and any four both paid (trio and one king 25); or any four replacing the trio (trio and one king 10).",
+                              ("canonical", "trio_and_four", "four_over_trio")),
+    "fool_in_trumps": Option("tenth_only", "Ten or more trumps: the Fool counts as a trump only when it is the tenth (Rufus), or never (Phil names only trumps).",
+                             ("tenth_only", "never")),
 }
 
 
@@ -20,7 +29,136 @@ def values(rules):
     return C.nominal_values(DECK, {"T1", rules.get("honour_trump", "T20")}, fool=4)
 
 
+def honours_value(held: int, kings: bool, trio: bool, reading: str) -> int:
+    """Return the honours declaration for `held` of the 7 honours (RULES.md §3.1's formula by default)."""
+    if kings:  # Rufus: all four kings 20, any extra honour +5 (his example: 4 kings, I, XXI = 30)
+        return 20 + 5 * (held - 4)
+    if trio and reading == "trio_and_four" and held >= 4:
+        return 15 + 10 + 5 * (held - 4)
+    if trio and not (reading == "four_over_trio" and held >= 4):
+        return 15 + 5 * (held - 3)
+    if held >= 4:
+        return 10 + 5 * (held - 4)
+    return 0
+
+
+def trumps_value(trumps: int, fool: bool, rules: dict) -> int:
+    """Return the trump-length declaration: 10 or more trumps, 1 point each (Phil: 10 +1 per trump above 10)."""
+    if fool and trumps == 9 and rules["fool_in_trumps"] == "tenth_only":
+        trumps = 10  # Rufus: "the Fool counts as a trump only if it is the 10th card"
+    return trumps if trumps >= 10 else 0
+
+
+def declaration(player: str, shown: list[str], rules: dict):
+    """Return (value, lines) for the cards one player showed."""
+    trio = {"T1", rules["honour_trump"], C.FOOL}
+    honours = KINGS | trio
+    odd = [c for c in shown if c not in honours and not C.is_trump(c)]
+    if odd:
+        raise BadHand(f"{player} showed {', '.join(odd)}: only honours (kings, I, {rules['honour_trump'][1:]}, the Fool)"
+                      " and trumps are declared in Mitigati.", cards=odd)
+    held = sum(1 for c in shown if c in honours)
+    has_kings = KINGS <= set(shown)
+    has_trio = trio <= set(shown)
+    h = honours_value(held, has_kings, has_trio, rules["honours_reading"])
+    trumps = sum(1 for c in shown if C.is_trump(c))
+    t = trumps_value(trumps, C.FOOL in shown, rules)
+    lines = []
+    if h and has_kings:
+        lines.append(line("{player} showed the four kings and {held} honours in all: 20 + 5 for each honour"
+                          " beyond four = {value}.", player=player, held=held, value=h))
+    elif h and has_trio:
+        lines.append(line("{player} showed the trio (I, {angel}, the Fool) and {held} honours in all: {value}.",
+                          player=player, angel=rules["honour_trump"][1:], held=held, value=h))
+    elif h:
+        lines.append(line("{player} showed {held} honours: 10 + 5 for each honour beyond four = {value}.",
+                          player=player, held=held, value=h))
+    if t and trumps < 10:
+        lines.append(line("{player} showed 9 trumps and the Fool as the tenth: 10.", player=player))
+    elif t:
+        lines.append(line("{player} showed {trumps} trumps, 1 point each: {value}.", player=player,
+                          trumps=trumps, value=t))
+    return h + t, lines
+
+
+def declarations(players: list[str], shown, rules: dict):
+    """Return ({player: declaration value}, lines) from the cards each player showed."""
+    if shown is None:
+        return {p: 0 for p in players}, []
+    if not isinstance(shown, dict):
+        raise BadRequest("“declarations” must be an object: {player: [the cards shown]}.")
+    for name in shown:
+        seat(name, players, "player")
+    shown = {p: shown.get(p) or [] for p in players}
+    owner, twice, out, lines = {}, [], {}, []
+    for p, codes in shown.items():
+        if not isinstance(codes, list):
+            raise BadRequest(f"{p}'s declaration must be a list of card codes.")
+        cards = C.parse_pile(codes, DECK, "Mitigati")
+        for c in cards:
+            if c in owner:
+                twice.append(c)
+            owner[c] = p
+        out[p], more = declaration(p, cards, rules)
+        lines += more
+    if twice:
+        raise DuplicateCard(f"{', '.join(twice)} was shown by two players; each card exists only once.", cards=twice)
+    return out, lines
+
+
+def score(players, hand, rules):
+    """Score a Mitigati hand: points − 43 plus declarations, or the agreed bids (RULES.md §3)."""
+    check_players(GAME, players)
+    hand_fields(hand, optional=("points", "cards", "declarations", "bids"))
+    if hand.get("bids") is not None:
+        return bid_score(players, hand, rules)
+    points, explanation, warnings = read_piles(GAME, players, hand, rules)
+    declared, lines = declarations(players, hand.get("declarations"), rules)
+    explanation += lines
+    scores = {}
+    for p in players:
+        scores[p] = points[p] - BASELINE
+        explanation.append(line("{player}: {points} − 43 = {score}.", player=p, points=points[p],
+                                score=signed(scores[p])))
+    for p, value in declared.items():
+        if not value:
+            continue
+        if rules["declarations_paid"] == "flat":
+            scores[p] += value
+            explanation.append(line("{player}'s declarations add {value} to {player} only.", player=p, value=value))
+            continue
+        # Rufus: "30 points from each player … they would go up 60 and each of the other players would go down 30"
+        for q in players:
+            scores[q] += value * (len(players) - 1) if q == p else -value
+        explanation.append(line("Each other player pays {player} {value}: {player} {gain}.", player=p,
+                                value=value, gain=signed(value * (len(players) - 1))))
+    explanation.append(line("Scores: {scores}.", scores=", ".join(f"{p} {signed(s)}" for p, s in scores.items())))
+    return Result(points=points, scores=scores, explanation=tuple(explanation), warnings=tuple(warnings))
+
+
+def bid_score(players, hand, rules):
+    """Record bids that sum to zero as the scores; the hand is not played (Rufus)."""
+    for f in ("points", "cards", "declarations"):
+        if hand.get(f) is not None:
+            raise BadRequest(f"Bids replace a played hand: give “bids” alone, without “{f}”.")
+    bids = per_player(hand["bids"], players, "bids")
+    for p, b in bids.items():
+        if type(b) is not int:
+            raise BadRequest(f"{p}'s bid must be a whole number.")
+        if not -BASELINE <= b <= TOTAL - BASELINE:
+            raise BadHand(f"A bid says how far above or below 43 a player will take, so it is between −43 and"
+                          f" {TOTAL - BASELINE}; {p}'s is {b}.")
+    if sum(bids.values()):
+        raise BadHand(f"The bids sum to {sum(bids.values())}, not 0: the hand is recorded from bids only when they"
+                      " agree (sum to zero); otherwise it is played out.")
+    explanation = [line("The bids sum to 0: they are the scores and the hand is not played.")]
+    for p, b in bids.items():
+        explanation.append(line("{player} bid {bid}: {points} points.", player=p, bid=signed(b), points=BASELINE + b))
+    points = {p: BASELINE + b for p, b in bids.items()}
+    return Result(points=points, scores=dict(bids), explanation=tuple(explanation))
+
+
 GAME = Game(
     id="mitigati", name="Mitigati", min_players=3, max_players=3, deck=DECK, counting="sum",
-    values=values, total=TOTAL, options=OPTIONS,
+    values=values, total=TOTAL, options=OPTIONS, score=score,
 )

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..text import line
-from . import Game, Option
+from . import Game, Option, Result, check_players, hand_fields
+from .piles import read_piles, signed
 
 DECK = C.DECK_78
 TOTAL = 78
@@ -32,7 +33,20 @@ def pile_warnings(cards, rules):
     return []
 
 
+def score(players, hand, rules):
+    """Score a Scarto hand: each player's points − 26 (italian-swiss-archive.txt, Phil and McLeod)."""
+    check_players(GAME, players)
+    hand_fields(hand, optional=("points", "cards"))
+    points, explanation, warnings = read_piles(GAME, players, hand, rules, fool_alone=True)
+    scores = {}
+    for p in players:
+        scores[p] = points[p] - BASELINE
+        explanation.append(line("{player}: {points} − 26 = {score}.", player=p, points=points[p],
+                                score=signed(scores[p])))
+    return Result(points=points, scores=scores, explanation=tuple(explanation), warnings=tuple(warnings))
+
+
 GAME = Game(
     id="scarto", name="Scarto / Tarocchi", min_players=3, max_players=3, deck=DECK, counting="groups",
-    group_size=3, values=values, total=TOTAL, options=OPTIONS, pile_warnings=pile_warnings,
+    group_size=3, values=values, total=TOTAL, options=OPTIONS, pile_warnings=pile_warnings, score=score,
 )

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..text import line
-from . import Game
+from . import Game, Result, check_players, hand_fields
+from .piles import read_piles, signed
 
 DECK = C.DECK_78
 HONOURS = {"T1", "T21"}  # the Magician and the World; with the Fool and the kings: 5
@@ -23,7 +24,20 @@ def pile_warnings(cards, rules):
     return []
 
 
+def score(players, hand, rules):
+    """Score a hand as each player's points − 26, the running relative score (RULES.md §4)."""
+    check_players(GAME, players)
+    hand_fields(hand, optional=("points", "cards"))
+    points, explanation, warnings = read_piles(GAME, players, hand, rules)
+    scores = {}
+    for p in players:
+        scores[p] = points[p] - BASELINE
+        explanation.append(line("{player}: {points} − 26 = {score}.", player=p, points=points[p],
+                                score=signed(scores[p])))
+    return Result(points=points, scores=scores, explanation=tuple(explanation), warnings=tuple(warnings))
+
+
 GAME = Game(
     id="swiss_tarot_1659", name="Swiss Tarot 1659", min_players=3, max_players=3, deck=DECK,
-    counting="groups", group_size=3, values=values, total=TOTAL, pile_warnings=pile_warnings,
+    counting="groups", group_size=3, values=values, total=TOTAL, pile_warnings=pile_warnings, score=score,
 )

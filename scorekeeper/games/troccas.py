@@ -2,16 +2,21 @@
 from __future__ import annotations
 
 from .. import cards as C
+from ..errors import BadHand, BadRequest
 from ..text import line
-from . import Game, Option
+from . import Game, Option, Result, check_players, hand_fields, one_of, pile_of, seat, whole_points
+from .piles import signed
 
 DECK = C.DECK_78
 HONOURS = {"T1", "T21"}  # il bagat, il mund; with il narr and the kings: 5 (troccas-wikipedia.txt)
 TOTAL = 72
 BASELINE = 36
+SCART = 2  # the dealer discards 2 cards that count for his team (troccas-wikipedia.txt)
 
 OPTIONS = {
     "all_tricks_take_scart": Option(True, "A team that takes every trick also gets the scart and the Fool, so it counts all 72."),
+    "odd_pile": Option("reject", "A pile of 4k+1 or 4k+3 cards can't come from a real hand: reject it, or count it and warn.",
+                       ("reject", "warn")),
 }
 
 
@@ -27,7 +32,68 @@ def pile_warnings(cards, rules):
     return []
 
 
+def teams_of(players: list[str], teams) -> list[list[str]]:
+    """Check `teams` is two pairs that together are the four players."""
+    if (not isinstance(teams, list) or len(teams) != 2
+            or not all(isinstance(t, list) and len(t) == 2 for t in teams)):
+        raise BadRequest("“teams” must be two pairs of players: [[a, b], [c, d]].")
+    for name in teams[0] + teams[1]:
+        seat(name, players, "team member")
+    if len(set(teams[0] + teams[1])) != 4:
+        raise BadHand("The two teams must be the four players, each in one team.")
+    return teams
+
+
+def score(players, hand, rules):
+    """Score a Troccas hand: each team's points − 36, credited to each of its members (RULES.md §1)."""
+    check_players(GAME, players)
+    hand_fields(hand, required=("teams", "side"), optional=("points", "cards"))
+    teams = teams_of(players, hand["teams"])
+    side = seat(hand["side"], players, "side")
+    ours, theirs = (teams[0], teams[1]) if side in teams[0] else (teams[1], teams[0])
+    explanation, warnings = [], []
+    if one_of(hand, "points", "cards") == "points":
+        points = whole_points(hand["points"], 0, TOTAL, f"{side}'s team's points")
+        explanation.append(line("{a} and {b} took {points} points; {c} and {d} the other {rest} of 72.",
+                                a=ours[0], b=ours[1], c=theirs[0], d=theirs[1], points=points, rest=TOTAL - points))
+    else:
+        count = pile_of(GAME, hand["cards"], rules)
+        n = count.cards
+        if count.warnings and rules["odd_pile"] == "reject":
+            raise BadHand(f"{n} cards can't be a team's pile: one team has 4k+2 cards (its tricks and the scart),"
+                          " the other 4m.")
+        if n == len(DECK) - SCART and rules["all_tricks_take_scart"]:
+            # SCA rules: a team that takes every trick also gets the scart, so it has all 78 cards.
+            raise BadHand("This pile is every trick without the scart, but a team that takes every trick also gets"
+                          " the scart and counts all 78 cards (house rule all_tricks_take_scart).")
+        if n == SCART and rules["all_tricks_take_scart"]:
+            raise BadHand("This pile is only the scart, but a team that takes every trick also gets the scart"
+                          " (house rule all_tricks_take_scart): the other team's pile is all 78 cards.")
+        warnings.extend(count.warnings)
+        points = count.points
+        explanation.append(line("{a} and {b}'s pile, {n} cards:", a=ours[0], b=ours[1], n=n))
+        explanation.append(count.working)
+        if n == len(DECK):
+            explanation.append(line("They took every trick and have all 78 cards, the scart and the Fool included: 72."))
+        elif n == 0:
+            explanation.append(line("They took no trick: 0; the other team has all 78 cards."))
+        elif n == len(DECK) - SCART:
+            explanation.append(line("They took every trick; the scart stays with the dealer's team (house rule)."))
+        explanation.append(line("{c} and {d} have the rest: {rest} of 72.", c=theirs[0], d=theirs[1],
+                                rest=TOTAL - points))
+    team_score = points - BASELINE
+    scores = {}
+    for p in players:
+        scores[p] = team_score if p in ours else -team_score
+    explanation.append(line("{a} and {b}: {points} − 36 = {score} each; {c} and {d}: {other} each.",
+                            a=ours[0], b=ours[1], points=points, score=signed(team_score),
+                            c=theirs[0], d=theirs[1], other=signed(-team_score)))
+    by_player = {p: points if p in ours else TOTAL - points for p in players}
+    return Result(points=by_player, scores=scores, explanation=tuple(explanation), warnings=tuple(warnings))
+
+
 GAME = Game(
     id="troccas", name="Troccas", min_players=4, max_players=4, deck=DECK, counting="groups",
     group_size=4, values=values, total=TOTAL, options=OPTIONS, two_sided=True, pile_warnings=pile_warnings,
+    score=score,
 )

@@ -1,0 +1,105 @@
+"""Every player's pile, for the three-player games that score each player alone. Pure.
+
+Scarto, Swiss Tarot 1659 and Mitigati all take `points: {player: n}` or `cards: {player: [codes]}`
+(API.md); this reads and checks either form the same way.
+"""
+from __future__ import annotations
+
+from .. import cards as C
+from ..errors import BadHand, BadRequest, DuplicateCard
+from ..text import Line, line
+from . import Game, count_pile, one_of, seat
+
+
+def signed(n) -> str:
+    """Write a score with its sign: +4, −5, 0."""
+    if n > 0:
+        return f"+{n}"
+    if n < 0:
+        return f"−{-n}"
+    return "0"
+
+
+def per_player(mapping, players: list[str], what: str) -> dict:
+    """Check an object keyed by every player (no one missing, no stranger); return it in seating order."""
+    if not isinstance(mapping, dict):
+        raise BadRequest(f"“{what}” must be an object with one entry per player.")
+    for name in mapping:
+        seat(name, players, "player")
+    missing = [p for p in players if p not in mapping]
+    if missing:
+        raise BadHand(f"“{what}” has no entry for {', '.join(missing)}: give one for every player.")
+    return {p: mapping[p] for p in players}
+
+
+def read_piles(game: Game, players: list[str], hand: dict, rules: dict, fool_alone: bool = False):
+    """Return ({player: points}, explanation lines, warnings) from every player's points or cards.
+
+    Points must add up to the deck (bad_hand otherwise). Cards must hold the whole deck once; each
+    pile is counted by the game's scheme. With `fool_alone` (Scarto) a pile that holds the Fool
+    but is whole groups of three counts the Fool alone as 4 (italian-swiss-archive.txt, the letter).
+    """
+    field = one_of(hand, "points", "cards")
+    given = per_player(hand[field], players, field)
+    explanation: list[Line] = []
+    warnings: list[Line] = []
+    if field == "points":
+        points = {}
+        for p, n in given.items():
+            if type(n) is not int:
+                raise BadRequest(f"{p}'s points must be a whole number.")
+            if not 0 <= n <= game.total:
+                raise BadHand(f"{p}'s points must be between 0 and {game.total}, not {n}.")
+            points[p] = n
+        total = sum(points.values())
+        if total != game.total:
+            hint = ""
+            if game.id == "scarto" and total == game.total - 1:
+                hint = (" 77 is what an exchanged Matto gives: in Scarto its owner keeps it and counts it"
+                        " alone as 4, which makes 78.")
+            raise BadHand(f"The points add up to {total}, but the {game.name} deck is worth {game.total}:"
+                          f" one of them is wrong.{hint}")
+        explanation.append(line("The points add up to {total}, the whole deck.", total=total))
+        return points, explanation, warnings
+
+    piles = {}
+    for p, codes in given.items():
+        if not isinstance(codes, list):
+            raise BadRequest(f"{p}'s pile must be a list of card codes.")
+        piles[p] = C.parse_pile(codes, game.deck, game.name)
+    owner: dict[str, str] = {}
+    twice = []
+    for p, pile in piles.items():
+        for card in pile:
+            if card in owner:
+                twice.append(card)
+            owner[card] = p
+    if twice:
+        raise DuplicateCard(f"{', '.join(twice)} is in two players' piles; each card exists only once.",
+                            cards=twice)
+    missing = [c for c in game.deck if c not in owner]
+    if missing:
+        shown = ", ".join(missing[:8]) + (" …" if len(missing) > 8 else "")
+        raise BadHand(f"The piles hold {len(owner)} of the {len(game.deck)} cards; every card ends in"
+                      f" someone's pile. Missing: {shown}.", cards=missing)
+    points = {}
+    for p, pile in piles.items():
+        count = count_pile(game, pile, rules)
+        n = count.points
+        explanation.append(line("{player}'s pile, {n} cards:", player=p, n=len(pile)))
+        explanation.append(count.working)
+        if fool_alone and C.FOOL in pile and len(pile) % 3 == 0:
+            n += 1
+            warnings.append(line("{player}'s pile has the Matto and {n} cards, whole groups of three: it looks"
+                                 " exchanged French-style. In Scarto the Matto is never exchanged; it counts"
+                                 " alone as 4, so {player} has {points}, one more than the groups give.",
+                                 player=p, n=len(pile), points=n))
+        else:
+            warnings.extend(count.warnings)
+        points[p] = n
+    total = sum(points.values())
+    if total != game.total:
+        sizes = ", ".join(f"{p} {len(pile)}" for p, pile in piles.items())
+        raise BadHand(f"The piles count {total}, not the {game.total} of the {game.name} deck: their sizes"
+                      f" ({sizes} cards) can't come from a real hand.")
+    return points, explanation, warnings

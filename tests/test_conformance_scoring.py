@@ -1,0 +1,200 @@
+"""Every game with a score function, the same invariants (STYLE.md after OpenSpiel's conformance test).
+
+For random hands of each game: the scores sum to zero (save the options that say otherwise), there is
+one score per player, payouts through the API are scores × stake, and more points for the declarer
+(or a player) never lower that player's score, all else equal.
+"""
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
+
+from scorekeeper import cards as C
+from scorekeeper.errors import ScoreError
+from scorekeeper.games import all_games, resolve_rules
+
+NAMES = ["Ann", "Bea", "Cla", "Dan", "Eva", "Flo", "Gus", "Hal", "Ida", "Jon"]
+
+
+def split(draw, total: int, n: int) -> list[int]:
+    """Draw n non-negative integers summing to total."""
+    cuts = sorted(draw(st.lists(st.integers(0, total), min_size=n - 1, max_size=n - 1)))
+    return [b - a for a, b in zip([0] + cuts, cuts + [total])]
+
+
+def bump_pile(hand, field, player, players):
+    """Move one point from another player's pile to `player`'s (None when nobody has one to give)."""
+    pts = dict(hand[field])
+    giver = next((p for p in players if p != player and pts[p] > 0), None)
+    if giver is None:
+        return None
+    pts[giver] -= 1
+    pts[player] += 1
+    return {**hand, field: pts}
+
+
+# Each strategy draws (players, hand, rules, bump) where bump is (player, a hand giving him more points) or None.
+
+@st.composite
+def troggu(draw):
+    n = draw(st.integers(3, 8))
+    players = NAMES[:n]
+    contract = draw(st.sampled_from(["normal", "solo"] + (["misere"] if n <= 6 else [])))
+    if contract == "misere":
+        points = split(draw, draw(st.integers(90, 110)), n)  # the unused Tapp's points are left out
+        return players, {"contract": "misere", "misere_points": dict(zip(players, points))}, {}, None
+    declarer = draw(st.sampled_from(players))
+    partner = None
+    if contract == "normal" and n >= 7:
+        partner = draw(st.sampled_from([None] + [p for p in players if p != declarer]))
+    pts = draw(st.integers(1, 113))
+    hand = {"contract": contract, "declarer": declarer, "partner": partner, "declarer_points": pts, "no_tricks": None}
+    return players, hand, {}, (declarer, {**hand, "declarer_points": pts + 1})
+
+
+@st.composite
+def french_tarot(draw):
+    n = draw(st.integers(3, 5))
+    players = NAMES[:n]
+    taker = draw(st.sampled_from(players))
+    partner = draw(st.sampled_from([None] + [p for p in players if p != taker])) if n == 5 else None
+    oudlers = draw(st.integers(0, 3))
+    step = Fraction(1, 2) if n != 4 else 1
+    low, high = Fraction(9, 2) * oudlers, 91 - Fraction(9, 2) * (3 - oudlers)
+    points = low + step * draw(st.integers(0, int((high - low - 1) / step)))
+    pab = draw(st.sampled_from([None] + (["attack"] if oudlers else []) + (["defence"] if oudlers < 3 else [])))
+    hand = {"taker": taker, "contract": draw(st.sampled_from(["prise", "garde", "garde_sans", "garde_contre"])),
+            "partner": partner, "points": float(points) if step != 1 else int(points), "oudlers": oudlers,
+            "petit_au_bout": pab, "poignees": [], "chelem": None}
+    more = points + 1
+    return players, hand, {}, (taker, {**hand, "points": float(more) if step != 1 else int(more)})
+
+
+@st.composite
+def troccas(draw):
+    players = NAMES[:4]
+    order = draw(st.permutations(players))
+    side = draw(st.sampled_from(players))
+    pts = draw(st.integers(0, 71))
+    hand = {"teams": [order[:2], order[2:]], "side": side, "points": pts}
+    rules = {"all_tricks_take_scart": draw(st.booleans())}
+    return players, hand, rules, (side, {**hand, "points": pts + 1})
+
+
+def every_player(total):
+    @st.composite
+    def strategy(draw):
+        players = NAMES[:3]
+        hand = {"points": dict(zip(players, split(draw, total, 3)))}
+        player = draw(st.sampled_from(players))
+        return players, hand, {}, (player, bump_pile(hand, "points", player, players))
+    return strategy
+
+
+@st.composite
+def scarto(draw):
+    players, hand, _, bump = draw(every_player(78)())
+    return players, hand, {"honour_trump": draw(st.sampled_from(["T20", "T21"]))}, bump
+
+
+HONOURS_AND_TRUMPS = [f"{s}-K" for s in C.SUITS] + ["FOOL"] + list(C.TRUMPS)
+
+
+@st.composite
+def mitigati(draw):
+    players = NAMES[:3]
+    rules = {"honour_trump": draw(st.sampled_from(["T20", "T21"])),
+             "declarations_paid": draw(st.sampled_from(["each_player", "flat"])),
+             "honours_reading": draw(st.sampled_from(["canonical", "trio_and_four", "four_over_trio"])),
+             "fool_in_trumps": draw(st.sampled_from(["tenth_only", "never"]))}
+    if draw(st.booleans()):
+        a, b = draw(st.integers(-20, 20)), draw(st.integers(-20, 20))
+        return players, {"bids": dict(zip(players, [a, b, -a - b]))}, rules, None
+    owner = draw(st.lists(st.sampled_from([None] + players), min_size=len(HONOURS_AND_TRUMPS),
+                          max_size=len(HONOURS_AND_TRUMPS)))
+    shown = {p: [c for c, o in zip(HONOURS_AND_TRUMPS, owner) if o == p] for p in players}
+    hand = {"points": dict(zip(players, split(draw, 129, 3))), "declarations": shown}
+    player = draw(st.sampled_from(players))
+    return players, hand, rules, (player, bump_pile(hand, "points", player, players))
+
+
+@st.composite
+def triomphe_forcee(draw):
+    n = draw(st.integers(4, 10))
+    players = NAMES[:n]
+    rules = {"force_trump": draw(st.sampled_from(["T11", "T9"]))}
+    if draw(st.integers(0, 5)) == 0:
+        return players, {"la_mort": draw(st.sampled_from(players))}, rules, None
+    holders = draw(st.lists(st.sampled_from([None] + players), min_size=3, max_size=3))
+    declared = {}
+    for card, who in zip(["FOOL", "T1", rules["force_trump"]], holders):
+        if who:
+            declared.setdefault(who, []).append(card)
+    if None not in holders and n == 4:
+        return players, {"declarations": declared}, rules, None  # the pot is empty: no play
+    tricks = draw(st.lists(st.sampled_from(players), min_size=5, max_size=5))
+    hand = {"declarations": declared, "tricks": tricks}
+    player, i = draw(st.sampled_from(players)), draw(st.integers(0, 4))
+    more = tricks[:i] + [player] + tricks[i + 1:]
+    return players, hand, rules, (player, {**hand, "tricks": more})
+
+
+STRATEGIES = {
+    "troggu": troggu(),
+    "french_tarot": french_tarot(),
+    "troccas": troccas(),
+    "scarto": scarto(),
+    "swiss_tarot_1659": every_player(78)(),
+    "mitigati": mitigati(),
+    "triomphe_forcee": triomphe_forcee(),
+}
+
+
+def test_every_game_has_a_strategy():
+    assert set(STRATEGIES) == set(all_games())
+
+
+def scored(game, players, hand, rules):
+    try:
+        return game.score(players, hand, resolve_rules(game, rules))
+    except ScoreError:
+        # a hand the game finds impossible: Hypothesis fails the health check if that is most of them
+        assume(False)
+
+
+def zero_sum(game_id, rules, players) -> bool:
+    """Say whether the game's settlement must sum to zero under these rules (RULES.md §0.3)."""
+    if rules.get("declarations_paid") == "flat":
+        return False
+    return not (game_id == "french_tarot" and rules.get("misere") and len(players) in (3, 5))
+
+
+@pytest.mark.parametrize("game_id", [g for g in all_games()])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), stake=st.integers(0, 50))
+def test_invariants(client, game_id, data, stake):
+    game = all_games()[game_id]
+    if game.score is None:
+        pytest.skip(f"{game.name} has no score function yet")
+    players, hand, rules, bump = data.draw(STRATEGIES[game_id])
+    result = scored(game, players, hand, rules)
+    assert set(result.scores) == set(players)
+    assert all(type(s) is int for s in result.scores.values())
+    if zero_sum(game_id, rules, players):
+        assert sum(result.scores.values()) == 0, result.explanation
+    assert result.explanation
+
+    response = client.post("/api/v1/score", json={"game": game_id, "players": players, "hand": hand,
+                                                  "rules": rules, "stake": stake})
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    assert body["scores"] == result.scores
+    assert body["payouts"] == {p: s * stake for p, s in result.scores.items()}
+
+    if bump is not None and bump[1] is not None:
+        player, more = bump
+        try:
+            better = game.score(players, more, resolve_rules(game, rules))
+        except ScoreError:
+            return  # one more point made the hand impossible (e.g. past the deck): nothing to compare
+        assert better.scores[player] >= result.scores[player], (hand, more)

@@ -1,0 +1,108 @@
+"""Mitigati scoring (RULES.md §3): points − 43 plus declarations; bids that sum to zero."""
+import pytest
+
+from scorekeeper import cards as C
+from scorekeeper.errors import BadHand, BadRequest, DuplicateCard, UnknownPlayer
+from scorekeeper.games import mitigati, resolve_rules
+
+PLAYERS = ["Ada", "Bruno", "Cate"]
+EVEN = {"points": {"Ada": 43, "Bruno": 43, "Cate": 43}}
+KINGS = [f"{s}-K" for s in C.SUITS]
+
+
+def score(hand, **rules):
+    return mitigati.score(PLAYERS, hand, resolve_rules(mitigati.GAME, rules))
+
+
+def test_phil_example_38_is_minus_5():
+    # italian-swiss-archive.txt (Phil): "a score of 38 should be converted to -5"
+    result = score({"points": {"Ada": 38, "Bruno": 48, "Cate": 43}})
+    assert result.scores == {"Ada": -5, "Bruno": 5, "Cate": 0}
+
+
+def test_rufus_example_30_from_each_player():
+    # Rufus: "4 kings, the 1 and 21 of trump ... 30 points from each player ... go up 60 and each of the
+    # other players would go down 30"; his honours are T1 and T21
+    hand = {**EVEN, "declarations": {"Ada": KINGS + ["T1", "T21"]}}
+    assert score(hand, honour_trump="T21").scores == {"Ada": 60, "Bruno": -30, "Cate": -30}
+    # with Phil's Angel as the honour, T21 is no honour: 4 kings + T1 = 20 + 5 = 25 from each
+    assert score(hand).scores == {"Ada": 50, "Bruno": -25, "Cate": -25}
+
+
+@pytest.mark.parametrize("shown, reading, value", [
+    (KINGS, "canonical", 20),                                   # four kings 20
+    (["T1", "T20", "FOOL"], "canonical", 15),                   # the trio 15 (Phil's "Mitigati")
+    (["T1", "T20", "SW-K", "BA-K"], "canonical", 10),           # any four honours 10
+    (["T1", "FOOL", "SW-K", "BA-K", "CU-K"], "canonical", 15),  # five honours: 10 + 5
+    (["T1", "SW-K", "BA-K"], "canonical", 0),                   # three honours, not the trio
+    (KINGS + ["T1", "T20", "FOOL"], "canonical", 35),           # all 7: 20 + 5 x 3 = kings 20 + trio 15
+    (["T1", "T20", "FOOL", "SW-K"], "canonical", 20),           # RULES.md §3.1: trio + one king 20
+    (["T1", "T20", "FOOL", "SW-K"], "trio_and_four", 25),       # the "other reading": 15 + 10
+    (["T1", "T20", "FOOL", "SW-K"], "four_over_trio", 10),      # the other: any four 10
+    (["T1", "T20", "FOOL"], "four_over_trio", 15),              # the trio alone is still 15
+    (KINGS + ["T1"], "trio_and_four", 25),                      # four kings first under every reading
+])
+def test_honours(shown, reading, value):
+    result = score({**EVEN, "declarations": {"Bruno": shown}}, honours_reading=reading)
+    assert result.scores == {"Ada": -value, "Bruno": 2 * value, "Cate": -value}
+
+
+TEN = [f"T{n}" for n in range(2, 12)]  # ten low trumps: no honour among them
+
+
+@pytest.mark.parametrize("shown, fool_rule, value", [
+    (TEN, "tenth_only", 10),               # Phil: 10 points; Rufus: 1 each = 10
+    (TEN[:9], "tenth_only", 0),            # nine trumps: nothing
+    (TEN[:9] + ["FOOL"], "tenth_only", 10),  # Rufus: the Fool counts if it is the 10th card
+    (TEN[:9] + ["FOOL"], "never", 0),
+    (TEN + ["FOOL"], "tenth_only", 10),     # the Fool as an 11th card doesn't count
+    (TEN + ["T12", "T13"], "tenth_only", 12),  # Phil: 10 + 1 per trump above 10
+])
+def test_trump_length(shown, fool_rule, value):
+    result = score({**EVEN, "declarations": {"Cate": shown}}, fool_in_trumps=fool_rule)
+    assert result.scores["Cate"] == 2 * value
+
+
+def test_trumps_and_honours_add_up():
+    # T1, T20 and the Fool (the trio 15) among ten trumps + Fool: 15 + 10 = 25
+    shown = ["T1", "T20"] + TEN[:8] + ["FOOL"]
+    assert score({**EVEN, "declarations": {"Ada": shown}}).scores["Ada"] == 50
+
+
+def test_flat_declarations_only_add_to_the_declarer():
+    hand = {**EVEN, "declarations": {"Ada": KINGS}}
+    result = score(hand, declarations_paid="flat")
+    assert result.scores == {"Ada": 20, "Bruno": 0, "Cate": 0}  # not zero-sum, on purpose (RULES.md §3.1)
+
+
+def test_cards_are_summed():
+    # Ada all trumps + Fool: 5 (T1) + 5 (T20) + 19 + 4 = 33; Bruno SW + BA, Cate CU + CO: 2 x (14 + 10) = 48
+    suit = lambda s: [f"{s}-{r}" for r in C.RANKS]  # noqa: E731
+    hand = {"cards": {"Ada": list(C.TRUMPS) + ["FOOL"], "Bruno": suit("SW") + suit("BA"),
+                      "Cate": suit("CU") + suit("CO")}}
+    result = score(hand)
+    assert result.points == {"Ada": 33, "Bruno": 48, "Cate": 48}  # 33 + 48 + 48 = 129
+    assert result.scores == {"Ada": -10, "Bruno": 5, "Cate": 5}
+
+
+def test_bids_that_sum_to_zero_are_the_scores():
+    result = score({"bids": {"Ada": 20, "Bruno": -5, "Cate": -15}})
+    assert result.scores == {"Ada": 20, "Bruno": -5, "Cate": -15}
+    assert result.points == {"Ada": 63, "Bruno": 38, "Cate": 28}  # Rufus: "+20 ... 63 points"
+
+
+@pytest.mark.parametrize("hand, error", [
+    ({"bids": {"Ada": 20, "Bruno": -5, "Cate": -14}}, BadHand),  # sums to 1
+    ({"bids": {"Ada": 20, "Bruno": -20}}, BadHand),
+    ({"bids": {"Ada": 90, "Bruno": -45, "Cate": -45}}, BadHand),  # more than the deck
+    ({"bids": {"Ada": 0, "Bruno": 0, "Cate": 0}, **EVEN}, BadRequest),
+    ({"bids": {"Ada": 0.0, "Bruno": 0, "Cate": 0}}, BadRequest),
+    ({"points": {"Ada": 43, "Bruno": 43, "Cate": 42}}, BadHand),  # 128, not 129
+    ({**EVEN, "declarations": {"Ada": ["SW-Q"]}}, BadHand),
+    ({**EVEN, "declarations": {"Ada": ["SW-K"], "Bruno": ["SW-K"]}}, DuplicateCard),
+    ({**EVEN, "declarations": {"Zoe": ["SW-K"]}}, UnknownPlayer),
+    ({**EVEN, "declarations": ["SW-K"]}, BadRequest),
+])
+def test_bad_hands(hand, error):
+    with pytest.raises(error):
+        score(hand)

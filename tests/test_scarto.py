@@ -1,0 +1,104 @@
+"""Scarto / Tarocchi scoring (RULES.md §2): each player's points − 26."""
+import pytest
+
+from scorekeeper import cards as C
+from scorekeeper.errors import BadHand, BadRequest, DuplicateCard, UnknownPlayer
+from scorekeeper.games import resolve_rules, scarto
+
+PLAYERS = ["Aldo", "Bea", "Carlo"]
+
+
+def suit(s, ranks=C.RANKS):
+    return [f"{s}-{r}" for r in ranks]
+
+
+# A whole deal, counted by hand (scarto values: T1 and T20 5, Fool 4, K 5, Q 4, C 3, J 2, the rest 1):
+# Aldo, the Fool's owner, 3m+1 = 25 cards: Fool + 21 trumps + SW-1..3:
+#   4 + 5 + 5 + 19 + 3 = 36 nominal; 8 groups and 1 odd card: 36 - 16 = 20
+# Bea, 3k+2 = 26: SW-K..SW-4 (14 + 7) + all BA (14 + 10) + CU-1: 46; 8 groups and 2 odd: 46 - 16 - 1 = 29
+# Carlo, 27: the other CU (14 + 9) and all CO (14 + 10) = 47; 9 groups: 47 - 18 = 29.   20 + 29 + 29 = 78
+ALDO = ["FOOL"] + list(C.TRUMPS) + ["SW-1", "SW-2", "SW-3"]
+BEA = [c for c in suit("SW") if c not in ALDO] + suit("BA") + ["CU-1"]
+CARLO = [c for c in suit("CU") if c != "CU-1"] + suit("CO")
+
+
+def score(hand, **rules):
+    return scarto.score(PLAYERS, hand, resolve_rules(scarto.GAME, rules))
+
+
+def test_phil_example_30_is_plus_4():
+    # italian-swiss-archive.txt (Phil): "a score of 30 should be converted to +4"
+    result = score({"points": {"Aldo": 30, "Bea": 22, "Carlo": 26}})
+    assert result.scores == {"Aldo": 4, "Bea": -4, "Carlo": 0}
+
+
+def test_cards_of_a_whole_deal():
+    result = score({"cards": {"Aldo": ALDO, "Bea": BEA, "Carlo": CARLO}})
+    assert result.points == {"Aldo": 20, "Bea": 29, "Carlo": 29}
+    assert result.scores == {"Aldo": -6, "Bea": 3, "Carlo": 3}
+    assert result.warnings == ()
+
+
+def test_an_exchanged_matto_counts_alone():
+    # Aldo gives SW-3 for the Matto French-style: 24 and 27 cards; the groups give 19 + 29 + 29 = 77.
+    # RULES.md §2.1: 77 is the exchange trap; counted alone as 4 the Matto gives Aldo back his 20.
+    aldo, bea = ALDO[:-1], BEA + ["SW-3"]
+    result = score({"cards": {"Aldo": aldo, "Bea": bea, "Carlo": CARLO}})
+    assert result.points == {"Aldo": 20, "Bea": 29, "Carlo": 29}
+    assert sum(result.scores.values()) == 0
+    assert any("exchanged" in str(w) for w in result.warnings)
+
+
+def test_honour_trump_xxi():
+    # swap T20 to Bea and SW-4 to Aldo: T20 is 5 by default, 1 when XXI is the honour (cardgamesplanet)
+    aldo = [c for c in ALDO if c != "T20"] + ["SW-4"]
+    bea = [c for c in BEA if c != "SW-4"] + ["T20"]
+    hand = {"cards": {"Aldo": aldo, "Bea": bea, "Carlo": CARLO}}
+    # default: Aldo 4 + 5 + 19 + 4 = 32 nominal (T21 low) - 16 = 16; Bea 46 - 1 + 5 = 50 - 17 = 33
+    assert score(hand).points == {"Aldo": 16, "Bea": 33, "Carlo": 29}
+    # T21: Aldo 4 + 5 + 5 + 18 + 4 = 36 - 16 = 20; Bea 46 - 1 + 1 = 46 - 17 = 29
+    assert score(hand, honour_trump="T21").points == {"Aldo": 20, "Bea": 29, "Carlo": 29}
+
+
+@pytest.mark.parametrize("points", [
+    {"Aldo": 26, "Bea": 26, "Carlo": 25},  # 77: the exchange trap, bad_hand
+    {"Aldo": 26, "Bea": 26, "Carlo": 27},  # 79
+])
+def test_points_not_adding_to_78(points):
+    with pytest.raises(BadHand, match="78"):
+        score({"points": points})
+
+
+def test_77_hints_at_the_exchange():
+    with pytest.raises(BadHand, match="Matto"):
+        score({"points": {"Aldo": 26, "Bea": 26, "Carlo": 25}})
+
+
+def test_boundaries():
+    assert score({"points": {"Aldo": 78, "Bea": 0, "Carlo": 0}}).scores == {"Aldo": 52, "Bea": -26, "Carlo": -26}
+    with pytest.raises(BadHand):
+        score({"points": {"Aldo": 79, "Bea": -1, "Carlo": 0}})
+
+
+@pytest.mark.parametrize("hand, error", [
+    ({"points": {"Aldo": 26, "Bea": 26}}, BadHand),                       # Carlo missing
+    ({"points": {"Aldo": 26, "Bea": 26, "Carlo": 26, "Zoe": 0}}, UnknownPlayer),
+    ({"points": {"Aldo": 26, "Bea": 26, "Carlo": "26"}}, BadRequest),
+    ({"points": [26, 26, 26]}, BadRequest),
+    ({}, BadRequest),
+    ({"points": {"Aldo": 26, "Bea": 26, "Carlo": 26}, "cards": {}}, BadRequest),
+    ({"cards": {"Aldo": ALDO, "Bea": BEA, "Carlo": CARLO[:-1]}}, BadHand),  # a card missing
+    ({"cards": {"Aldo": ALDO, "Bea": BEA, "Carlo": CARLO + ["SW-1"]}}, DuplicateCard),
+    ({"cards": {"Aldo": ALDO, "Bea": BEA, "Carlo": "CU-K"}}, BadRequest),
+])
+def test_bad_hands(hand, error):
+    with pytest.raises(error):
+        score(hand)
+
+
+def test_impossible_pile_sizes_are_caught():
+    # 25/25/28 with the Fool in a 3k+1 pile and another 3k+1 pile: the groups give 79
+    aldo, carlo = ALDO, CARLO + ["CU-1"]
+    bea = [c for c in BEA if c != "CU-1"]
+    with pytest.raises(BadHand, match="sizes"):
+        score({"cards": {"Aldo": aldo, "Bea": bea, "Carlo": carlo}})

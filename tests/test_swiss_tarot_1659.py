@@ -1,0 +1,56 @@
+"""Swiss Tarot 1659 scoring (RULES.md §4): each player's points − 26; the Fool exchanged."""
+import pytest
+
+from scorekeeper import cards as C
+from scorekeeper.errors import BadHand, BadRequest
+from scorekeeper.games import resolve_rules, swiss_tarot_1659 as swiss
+
+PLAYERS = ["Ann", "Bob", "Cid"]
+
+
+def suit(s):
+    return [f"{s}-{r}" for r in C.RANKS]
+
+
+# Values: T1, T21, the Fool and kings 5; Q 4; C 3; J 2; the rest 1. Every pile is whole tricks of three.
+# Ann 24: Fool + 21 trumps + SW-1, SW-2: 5 + 5 + 5 + 19 + 2 = 36; 8 groups: 36 - 16 = 20
+# Bob 27: SW-K..SW-3 (14 + 8) + all BA (14 + 10) + CU-1 = 47; 9 groups: 47 - 18 = 29
+# Cid 27: the other CU (14 + 9) + all CO (14 + 10) = 47 - 18 = 29.           20 + 29 + 29 = 78
+ANN = ["FOOL"] + list(C.TRUMPS) + ["SW-1", "SW-2"]
+BOB = [c for c in suit("SW") if c not in ANN] + suit("BA") + ["CU-1"]
+CID = [c for c in suit("CU") if c != "CU-1"] + suit("CO")
+
+
+def score(hand):
+    return swiss.score(PLAYERS, hand, resolve_rules(swiss.GAME, {}))
+
+
+def test_points_minus_26():
+    # RULES.md §4: points - 26 as the running relative score; 30 - 26 = 4, 21 - 26 = -5, 27 - 26 = 1
+    assert score({"points": {"Ann": 30, "Bob": 21, "Cid": 27}}).scores == {"Ann": 4, "Bob": -5, "Cid": 1}
+
+
+def test_cards_of_a_whole_deal():
+    result = score({"cards": {"Ann": ANN, "Bob": BOB, "Cid": CID}})
+    assert result.points == {"Ann": 20, "Bob": 29, "Cid": 29}
+    assert result.scores == {"Ann": -6, "Bob": 3, "Cid": 3}
+    assert result.warnings == ()
+
+
+def test_fool_kept_alone_is_caught():
+    # RULES.md §4: kept alone as 5 the Fool would make 79 (130 - 50 - 1); the default keeps 78
+    ann = ["FOOL"]
+    bob = BOB + [c for c in ANN if c != "FOOL"][:11]
+    cid = CID + [c for c in ANN if c != "FOOL"][11:]
+    with pytest.raises(BadHand, match="79"):
+        score({"cards": {"Ann": ann, "Bob": bob, "Cid": cid}})
+
+
+def test_points_not_adding_to_78():
+    with pytest.raises(BadHand, match="78"):
+        score({"points": {"Ann": 30, "Bob": 21, "Cid": 28}})
+
+
+def test_non_integer_points():
+    with pytest.raises(BadRequest):
+        score({"points": {"Ann": 30.0, "Bob": 21, "Cid": 27}})

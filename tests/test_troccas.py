@@ -1,0 +1,114 @@
+"""Troccas scoring (RULES.md §1): each team's points − 36, credited to each member."""
+import pytest
+
+from scorekeeper import cards as C
+from scorekeeper.errors import BadHand, BadRequest, DuplicateCard, UnknownPlayer
+from scorekeeper.games import resolve_rules, troccas
+
+PLAYERS = ["Anna", "Ben", "Cla", "Duri"]
+TEAMS = [["Anna", "Cla"], ["Ben", "Duri"]]
+KINGS = [f"{s}-K" for s in C.SUITS]
+
+
+def score(hand, **rules):
+    return troccas.score(PLAYERS, {"teams": TEAMS, **hand}, resolve_rules(troccas.GAME, rules))
+
+
+@pytest.mark.parametrize("side, points, expected", [
+    # RULES.md §1 [inferred] ledger: 37-35 gives +1, +1, -1, -1
+    ("Anna", 37, {"Anna": 1, "Cla": 1, "Ben": -1, "Duri": -1}),
+    # the opponents' pile: 35 - 36 = -1 for Ben and Duri, so +1 for Anna and Cla
+    ("Ben", 35, {"Anna": 1, "Cla": 1, "Ben": -1, "Duri": -1}),
+    ("Cla", 36, {"Anna": 0, "Cla": 0, "Ben": 0, "Duri": 0}),       # exactly half: 36 - 36
+    ("Duri", 0, {"Anna": 36, "Cla": 36, "Ben": -36, "Duri": -36}),  # 0 - 36
+    ("Anna", 72, {"Anna": 36, "Cla": 36, "Ben": -36, "Duri": -36}),  # 72 - 36
+])
+def test_points_hands(side, points, expected):
+    result = score({"side": side, "points": points})
+    assert result.scores == expected
+    assert sum(result.scores.values()) == 0
+
+
+def test_points_per_player_show_each_teams_pile():
+    result = score({"side": "Anna", "points": 40})
+    assert result.points == {"Anna": 40, "Cla": 40, "Ben": 32, "Duri": 32}  # 72 - 40 = 32
+
+
+def test_cards_are_counted_in_groups_of_four():
+    # four kings and two low cards: 1 group of 4 (20 - 3) and 2 odd (1 + 1 - 1) = 18
+    result = score({"side": "Ben", "cards": KINGS + ["SW-2", "SW-3"]})
+    assert result.points["Ben"] == 18
+    assert result.scores == {"Ben": 18 - 36, "Duri": 18 - 36, "Anna": 36 - 18, "Cla": 36 - 18}
+
+
+def test_every_trick_and_the_scart_is_all_72():
+    # SCA: the team that takes every trick also gets the scart: 78 cards = 72 points (RULES.md §1)
+    result = score({"side": "Ben", "cards": list(C.DECK_78)})
+    assert result.scores["Ben"] == 72 - 36
+    assert result.points["Anna"] == 0
+    assert any("every trick" in str(x) for x in result.explanation)
+
+
+def test_no_trick_is_zero():
+    result = score({"side": "Anna", "cards": []})
+    assert result.scores["Anna"] == -36
+    assert result.points["Ben"] == 72
+
+
+SCART = ["SW-Q", "SW-C"]  # the richest scart a dealer may lay: no kings or honours; 4 + 3 - 1 = 6
+ALL_BUT_SCART = [c for c in C.DECK_78 if c not in SCART]
+
+
+def test_all_tricks_without_the_scart_under_the_default_is_impossible():
+    with pytest.raises(BadHand, match="scart"):
+        score({"side": "Anna", "cards": ALL_BUT_SCART})
+    with pytest.raises(BadHand, match="scart"):
+        score({"side": "Anna", "cards": SCART})
+
+
+def test_scart_stays_with_the_dealer_when_the_option_is_off():
+    # RULES.md §1: "then 66/6 when the other team takes every trick"; 130 - 7 = 123 nominal, - 19 x 3 = 66
+    result = score({"side": "Anna", "cards": ALL_BUT_SCART}, all_tricks_take_scart=False)
+    assert result.points == {"Anna": 66, "Cla": 66, "Ben": 6, "Duri": 6}
+    assert result.scores["Anna"] == 30 and result.scores["Ben"] == -30
+    result = score({"side": "Ben", "cards": SCART}, all_tricks_take_scart=False)
+    assert result.scores["Ben"] == 6 - 36
+
+
+def test_odd_pile_is_rejected_or_warned():
+    with pytest.raises(BadHand, match="4k"):
+        score({"side": "Anna", "cards": ["SW-1", "SW-2", "SW-3"]})
+    result = score({"side": "Anna", "cards": ["SW-1", "SW-2", "SW-3"]}, odd_pile="warn")
+    assert result.points["Anna"] == 1  # 3 odd cards: 1 + 1 + 1 - 2
+    assert result.warnings
+
+
+@pytest.mark.parametrize("hand, error", [
+    ({"side": "Anna", "points": 73}, BadHand),
+    ({"side": "Anna", "points": -1}, BadHand),
+    ({"side": "Anna", "points": 36.5}, BadRequest),
+    ({"side": "Anna", "points": 36, "cards": []}, BadRequest),
+    ({"side": "Anna"}, BadRequest),
+    ({"side": "Zoe", "points": 36}, UnknownPlayer),
+    ({"side": "Anna", "cards": ["SW-K", "SW-K"]}, DuplicateCard),
+    ({"side": "Anna", "points": 36, "contract": "x"}, BadRequest),
+])
+def test_bad_hands(hand, error):
+    with pytest.raises(error):
+        score(hand)
+
+
+@pytest.mark.parametrize("teams, error", [
+    ([["Anna", "Anna"], ["Ben", "Duri"]], BadHand),
+    ([["Anna", "Zoe"], ["Ben", "Duri"]], UnknownPlayer),
+    ([["Anna", "Cla", "Ben"], ["Duri"]], BadRequest),
+    ("Anna, Cla", BadRequest),
+])
+def test_teams_must_be_the_four_players(teams, error):
+    with pytest.raises(error):
+        troccas.score(PLAYERS, {"teams": teams, "side": "Anna", "points": 36}, resolve_rules(troccas.GAME, {}))
+
+
+def test_three_players_is_bad_hand():
+    with pytest.raises(BadHand):
+        troccas.score(PLAYERS[:3], {"teams": TEAMS, "side": "Anna", "points": 36}, resolve_rules(troccas.GAME, {}))
