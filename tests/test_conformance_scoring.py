@@ -94,7 +94,9 @@ def every_player(total):
 @st.composite
 def scarto(draw):
     players, hand, _, bump = draw(every_player(78)())
-    return players, hand, {"honour_trump": draw(st.sampled_from(["T20", "T21"]))}, bump
+    rules = {"honour_trump": draw(st.sampled_from(["T20", "T21"])),
+             "fool_exchange": draw(st.sampled_from(["none", "french"]))}
+    return players, hand, rules, bump
 
 
 HONOURS_AND_TRUMPS = [f"{s}-K" for s in C.SUITS] + ["FOOL"] + list(C.TRUMPS)
@@ -166,6 +168,8 @@ def zero_sum(game_id, rules, players) -> bool:
     """Say whether the game's settlement must sum to zero under these rules (RULES.md §0.3)."""
     if rules.get("declarations_paid") == "flat":
         return False
+    if rules.get("fool_exchange") == "french" or rules.get("unexchanged_fool") == "owner":
+        return False  # RULES.md §2, §4: the deck then counts 77 or 79
     return not (game_id == "french_tarot" and rules.get("misere") and len(players) in (3, 5))
 
 

@@ -102,3 +102,16 @@ def test_impossible_pile_sizes_are_caught():
     bea = [c for c in BEA if c != "CU-1"]
     with pytest.raises(BadHand, match="sizes"):
         score({"cards": {"Aldo": aldo, "Bea": bea, "Carlo": carlo}})
+
+
+def test_french_exchange_house_rule_counts_77():
+    # RULES.md §2 house options: "French-style exchange: warn, total 77"; Aldo 19 + Bea 29 + Carlo 29
+    aldo, bea = ALDO[:-1], BEA + ["SW-3"]
+    result = score({"cards": {"Aldo": aldo, "Bea": bea, "Carlo": CARLO}}, fool_exchange="french")
+    assert result.points == {"Aldo": 19, "Bea": 29, "Carlo": 29}
+    assert sum(result.scores.values()) == 77 - 78
+    assert any("77" in str(w) for w in result.warnings)
+    result = score({"points": {"Aldo": 30, "Bea": 22, "Carlo": 25}}, fool_exchange="french")
+    assert result.scores == {"Aldo": 4, "Bea": -4, "Carlo": -1}
+    with pytest.raises(BadHand):
+        score({"points": {"Aldo": 30, "Bea": 22, "Carlo": 24}}, fool_exchange="french")

@@ -54,3 +54,14 @@ def test_points_not_adding_to_78():
 def test_non_integer_points():
     with pytest.raises(BadRequest):
         score({"points": {"Ann": 30.0, "Bob": 21, "Cid": 27}})
+
+
+def test_fool_kept_alone_house_rule_counts_79():
+    # RULES.md §4: "If it were kept alone as 5 instead, the total would become 79"
+    rest = [c for c in ANN if c != "FOOL"]
+    hand = {"cards": {"Ann": ["FOOL"], "Bob": BOB + rest[:11], "Cid": CID + rest[11:]}}
+    result = swiss.score(PLAYERS, hand, resolve_rules(swiss.GAME, {"unexchanged_fool": "owner"}))
+    assert result.points["Ann"] == 5
+    assert sum(result.points.values()) == 79
+    assert sum(result.scores.values()) == 1
+    assert any("79" in str(w) for w in result.warnings)

@@ -3,14 +3,30 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import math
+
 from .. import cards as C
-from ..text import line
-from . import Game, Option
+from ..errors import BadHand, BadRequest
+from ..text import fmt_points, line
+from . import Game, Option, Result, check_players, hand_fields, one_of, pile_of, seat
 
 DECK = C.DECK_78
 OUDLERS = frozenset({"T1", "T21", C.FOOL})
 TOTAL = 91
 THRESHOLDS = {0: 56, 1: 51, 2: 41, 3: 36}  # points the taker needs, by oudlers held
+OUDLER_VALUE = Fraction(9, 2)
+BASE = 25  # french-tarot-wikipedia.txt: "starts with a basic score of 25 points"
+PETIT_AU_BOUT = 10  # "10 points is added to or deducted from the hand score before multiplying"
+CONTRACTS = {"prise": "Prise", "garde": "Garde", "garde_sans": "Garde sans", "garde_contre": "Garde contre"}
+MULTIPLIERS = {"prise": 1, "garde": 2, "garde_sans": 4}  # garde_contre: the house rule (6 or 8)
+POIGNEES = ("single", "double", "triple")
+POIGNEE_TRUMPS = {3: (13, 15, 18), 4: (10, 13, 15)}  # 5 players: the house rule poignee_thresholds_5p
+TRUMPS_IN_DECK = 22  # 21 trumps and the Excuse, which may stand in for one
+# Chelem, not multiplied (french-tarot-wikipedia.txt; RULES.md §6), from the taker's side.
+CHELEM = {"announced_made": 400, "unannounced_made": 200, "announced_failed": -200}
+CHELEM_WORDS = ("announced_made", "unannounced_made", "announced_failed", "defence_made")
+MISERE_GAIN, MISERE_LOSS = 30, 10  # french-tarot-wikipedia.txt: "gives the declarer 30 points and subtracts 10"
+FIELDS = ("taker", "contract", "partner", "points", "oudlers", "cards", "petit_au_bout", "poignees", "chelem", "misere")
 
 OPTIONS = {
     "poignee_bonus": Option([20, 30, 40], "Poignée bonus for single, double, triple: FFT 20/30/40; the Wikipedia text 20/40/60."),
@@ -21,6 +37,9 @@ OPTIONS = {
     "defence_chelem_bonus": Option(200, "Bonus to the defence when it takes every trick (0 to turn it off).", (200, 0)),
     "misere": Option(False, "Misère declaration (a hand with no trumps and no court cards): +30 to the declarer, −10 to each other player."),
     "round_to_10": Option(False, "Round each hand's scores to the nearest 10, keeping the total at zero."),
+    "prise_allowed": Option(True, "Prise (×1) may be bid; some tables start at Garde."),
+    "half_points": Option("fft", "Half points: FFT counts the margin up, in favour of the side that scores; "
+                                 "or round the taker's points down or up before comparing.", ("fft", "down", "up")),
 }
 
 
@@ -39,7 +58,291 @@ def pile_warnings(cards, rules):
     return []
 
 
+def signed(n) -> str:
+    """Write a score with its sign: +3, −3, 0."""
+    return f"+{fmt_points(n)}" if n > 0 else num(n)
+
+
+def num(n) -> str:
+    """Write a number with a true minus sign when negative: 26, −26."""
+    return f"−{fmt_points(-n)}" if n < 0 else fmt_points(n)
+
+
+def score(players: list[str], hand: dict, rules: dict) -> Result:
+    """Score and settle one French Tarot hand in points (FFT formula, RULES.md §6)."""
+    players = check_players(GAME, players)
+    n = len(players)
+    hand = hand_fields(hand, required=("taker", "contract"), optional=FIELDS)
+    taker = seat(hand["taker"], players, "taker")
+    contract = _contract(hand["contract"], rules)
+    partner = _partner(hand.get("partner"), players, taker)
+    points, oudlers, explanation = _attack(hand, rules)
+    pab = _side(hand.get("petit_au_bout"), "petit_au_bout")
+    chelem = _chelem(hand.get("chelem"))
+    poignees = _poignees(hand.get("poignees"), players, rules)
+    miseres = _miseres(hand.get("misere"), players, rules)
+    defence = TOTAL - points
+
+    # Facts that can't be true together.
+    if pab == "attack" and oudlers == 0:
+        raise BadHand("The attack took the Petit au bout, so its pile holds the Petit: it can't have 0 oudlers.")
+    if pab == "defence" and oudlers == 3:
+        raise BadHand("The defence took the Petit au bout, so the attack can't hold all 3 oudlers.")
+    if points < OUDLER_VALUE * oudlers or defence < OUDLER_VALUE * (3 - oudlers):
+        raise BadHand(f"{fmt_points(points)} points can't go with {oudlers} oudlers: each oudler is worth 4.5 "
+                      f"to the side that holds it.")
+
+    threshold = THRESHOLDS[oudlers]
+    compared = points
+    if rules["half_points"] == "down":
+        compared = Fraction(math.floor(points))
+    elif rules["half_points"] == "up":
+        compared = Fraction(math.ceil(points))
+    made = compared >= threshold  # exactly on the threshold is made
+    diff = abs(compared - threshold)
+    margin = math.ceil(diff)  # FFT: 40.5 against 41 loses by 1, 41.5 wins by 1
+    if chelem in ("announced_made", "unannounced_made") and not made:
+        raise BadHand("The attack took every trick, so it can't have lost the contract.")
+    if chelem == "defence_made" and made:
+        raise BadHand("The defence took every trick, so the taker can't have made the contract.")
+    if chelem in ("announced_made", "unannounced_made") and pab == "defence":
+        raise BadHand("The attack took every trick, so the defence can't have taken the Petit au bout.")
+    if chelem == "defence_made" and pab == "attack":
+        raise BadHand("The defence took every trick, so the attack can't have taken the Petit au bout.")
+
+    explanation.append(line("Attack {points} points with {oudlers} oudlers, defence {defence}: the taker needs {threshold}.",
+                            points=points, oudlers=oudlers, defence=defence, threshold=threshold))
+    if compared != points:
+        explanation.append(line("At this table the taker's {points} count as {compared}.", points=points, compared=compared))
+    if made:
+        explanation.append(line("{points} ≥ {threshold}: made by {diff}.", points=compared, threshold=threshold, diff=diff))
+    else:
+        explanation.append(line("{points} < {threshold}: lost by {diff}.", points=compared, threshold=threshold, diff=diff))
+    if margin != diff:
+        explanation.append(line("Half points count for the side that scores: {diff} counts as {margin}.", diff=diff, margin=margin))
+    sign = 1 if made else -1
+    value = sign * (BASE + margin)
+    if made:
+        explanation.append(line("Contract: 25 + {margin} = {value}.", margin=margin, value=value))
+    else:
+        explanation.append(line("Contract lost: −(25 + {margin}) = {value}.", margin=margin, value=num(value)))
+    # Petit au bout goes to the side that took it, whatever the contract (RULES.md §6).
+    if pab == "attack":
+        explanation.append(line("Petit au bout to the attack: {before} + 10 = {after}.", before=num(value), after=num(value + PETIT_AU_BOUT)))
+        value += PETIT_AU_BOUT
+    elif pab == "defence":
+        explanation.append(line("Petit au bout to the defence: {before} − 10 = {after}.", before=num(value), after=num(value - PETIT_AU_BOUT)))
+        value -= PETIT_AU_BOUT
+    times = rules["garde_contre_multiplier"] if contract == "garde_contre" else MULTIPLIERS[contract]
+    explanation.append(line("{contract} × {times}: {before} × {times} = {after}.",
+                            contract=CONTRACTS[contract], times=times, before=num(value), after=num(value * times)))
+    value *= times
+
+    # Poignées: not multiplied, to the side that wins the deal, whoever showed them (RULES.md §6).
+    for who, size, bonus in poignees:
+        after = value + sign * bonus
+        if made:
+            explanation.append(line("{size} poignée shown by {name}: {bonus} to the attack, which won: {before} + {bonus} = {after}.",
+                                    size=size.capitalize(), name=who, bonus=bonus, before=num(value), after=num(after)))
+        else:
+            explanation.append(line("{size} poignée shown by {name}: {bonus} to the defence, which won: {before} − {bonus} = {after}.",
+                                    size=size.capitalize(), name=who, bonus=bonus, before=num(value), after=num(after)))
+        value = after
+    if chelem is not None:
+        bonus = -rules["defence_chelem_bonus"] if chelem == "defence_made" else CHELEM[chelem]
+        value = _chelem_line(explanation, chelem, value, bonus)
+
+    scores = _settle(players, taker, partner, value, explanation)
+    warnings = []
+    if miseres:
+        _misere_bonuses(players, miseres, scores, explanation, warnings)
+    if rules["round_to_10"]:
+        _round(players, taker, scores, explanation)
+    return Result({"attack": points, "defence": defence}, scores, tuple(explanation), tuple(warnings))
+
+
+def _contract(value, rules) -> str:
+    if not isinstance(value, str):
+        raise BadRequest("“contract” must be prise, garde, garde_sans or garde_contre.")
+    if value not in CONTRACTS:
+        raise BadHand(f"“{value}” is not a French Tarot contract: prise, garde, garde_sans or garde_contre.")
+    if value == "prise" and not rules["prise_allowed"]:
+        raise BadHand("This table plays without Prise: the lowest contract is Garde.")
+    return value
+
+
+def _partner(value, players, taker):
+    """Return the called king's holder, or None when the taker plays alone (5 players only)."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise BadRequest("“partner” must be a player's name or null.")
+    if len(players) != 5:
+        raise BadHand(f"A partner is called only at 5 players, not at {len(players)}.")
+    partner = seat(value, players, "partner")
+    # french-tarot-wikipedia.txt: calling his own king, "he has technically called himself".
+    return None if partner == taker else partner
+
+
+def _attack(hand, rules):
+    """Return the attack's points (a Fraction), its oudlers, and the counting lines."""
+    if one_of(hand, "points", "cards") == "cards":
+        if hand.get("oudlers") is not None:
+            raise BadRequest("Give “oudlers” only with “points”: with “cards” they are counted from the cards.")
+        count = pile_of(GAME, hand["cards"], rules)
+        return count.points, count.oudlers, [line("The attack's cards: {working}.", working=count.working.render())]
+    raw = hand["points"]
+    if isinstance(raw, bool) or not isinstance(raw, (int, float, Fraction)) or not math.isfinite(raw):
+        raise BadRequest("“points” must be a number such as 48 or 40.5.")
+    points = Fraction(raw)
+    if points.denominator not in (1, 2):
+        raise BadHand(f"French Tarot counts in half points: {raw} is not a whole or half number.")
+    if not 0 <= points <= TOTAL:
+        raise BadHand(f"The attack's points must be between 0 and 91, not {fmt_points(points)}.")
+    if "oudlers" not in hand or hand["oudlers"] is None:
+        raise BadRequest("With “points”, give “oudlers” too: how many oudlers the attack holds (0 to 3).")
+    oudlers = hand["oudlers"]
+    if type(oudlers) is not int:
+        raise BadRequest("“oudlers” must be a whole number, 0 to 3.")
+    if not 0 <= oudlers <= 3:
+        raise BadHand(f"There are only 3 oudlers (the Petit, the 21 and the Excuse), not {oudlers}.")
+    return points, oudlers, []
+
+
+def _side(value, field):
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise BadRequest(f"“{field}” must be null, “attack” or “defence”.")
+    if value not in ("attack", "defence"):
+        raise BadHand(f"“{value}” is not a side: “{field}” is null, “attack” or “defence”.")
+    return value
+
+
+def _chelem(value):
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise BadRequest("“chelem” must be null or one of " + ", ".join(CHELEM_WORDS) + ".")
+    if value not in CHELEM_WORDS:
+        raise BadHand(f"“{value}” is not a chelem: " + ", ".join(CHELEM_WORDS) + ".")
+    return value
+
+
+def poignee_trumps(n_players: int, rules: dict) -> tuple[int, int, int]:
+    """Return the trumps a single, double and triple poignée need at this table size."""
+    return tuple(rules["poignee_thresholds_5p"]) if n_players == 5 else POIGNEE_TRUMPS[n_players]
+
+
+def _poignees(value, players, rules):
+    """Return [(player, size, bonus)] for the poignées shown, checking they could all be shown."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise BadRequest("“poignees” must be a list like [{\"player\": \"Anna\", \"size\": \"single\"}].")
+    out, shown = [], []
+    need = poignee_trumps(len(players), rules)
+    for item in value:
+        if not isinstance(item, dict) or set(item) != {"player", "size"}:
+            raise BadRequest("Each poignée is an object with exactly “player” and “size”.")
+        who = seat(item["player"], players, "player who showed a poignée")
+        size = item["size"]
+        if not isinstance(size, str):
+            raise BadRequest("A poignée's “size” must be single, double or triple.")
+        if size not in POIGNEES:
+            raise BadHand(f"“{size}” is not a poignée: single, double or triple.")
+        if who in shown:
+            raise BadHand(f"{who} shows a poignée only once per deal.")
+        shown.append(who)
+        i = POIGNEES.index(size)
+        out.append((who, size, rules["poignee_bonus"][i]))
+    # Each poignée shows its trumps (the Excuse may stand in for one): together no more than the deck's 22.
+    trumps = sum(need[POIGNEES.index(size)] for _, size, _ in out)
+    if trumps > TRUMPS_IN_DECK:
+        raise BadHand(f"These poignées show {trumps} trumps between them; the deck has 21 and the Excuse.")
+    return out
+
+
+def _miseres(value, players, rules):
+    """Return the players who declared misère (a house rule)."""
+    if value is None or value == []:
+        return []
+    if not isinstance(value, list):
+        raise BadRequest("“misere” must be a list of the players who declared misère.")
+    if not rules["misere"]:
+        raise BadHand("This table doesn't play misère: turn on the house rule “misere” first.")
+    names = [seat(p, players, "player who declared misère") for p in value]
+    if len(set(names)) != len(names):
+        raise BadHand("A player declares misère only once per deal.")
+    return names
+
+
+def _chelem_line(explanation, chelem, value, bonus):
+    after = value + bonus
+    if chelem == "announced_made":
+        explanation.append(line("Chelem announced and made: {before} + 400 = {after}.", before=num(value), after=num(after)))
+    elif chelem == "unannounced_made":
+        explanation.append(line("Chelem made without announcing it: {before} + 200 = {after}.", before=num(value), after=num(after)))
+    elif chelem == "announced_failed":
+        explanation.append(line("Chelem announced and failed: {before} − 200 = {after}.", before=num(value), after=num(after)))
+    elif bonus:
+        explanation.append(line("Chelem by the defence: {before} − {bonus} = {after}.", before=num(value), bonus=-bonus, after=num(after)))
+    else:
+        explanation.append(line("Chelem by the defence: no bonus at this table."))
+    return after
+
+
+def _settle(players, taker, partner, value, explanation) -> dict[str, int]:
+    """Share the hand score: each defender pays it, the taker (and partner) take the rest."""
+    n = len(players)
+    scores = {p: -value for p in players}
+    defenders = n - 1 - (1 if partner else 0)
+    if partner:
+        # RULES.md §6, bric-a-brac: "2/3 pour le preneur et 1/3 pour l'appelé".
+        scores[partner] = value
+        scores[taker] = 2 * value
+        explanation.append(line("Each of {k} defenders {each}; partner {partner} {p_score}; taker {name} {t_score} (2 × {value}).",
+                                k=defenders, each=signed(-value), partner=partner, p_score=signed(value),
+                                name=taker, t_score=signed(2 * value), value=abs(value)))
+    else:
+        scores[taker] = defenders * value
+        explanation.append(line("Each of {k} defenders {each}; taker {name} {t_score} ({k} × {value}).",
+                                k=defenders, each=signed(-value), name=taker, t_score=signed(defenders * value), value=abs(value)))
+    return scores
+
+
+def _misere_bonuses(players, miseres, scores, explanation, warnings):
+    """Add the misère house rule: +30 to the declarer, −10 to each other player."""
+    for who in miseres:
+        for p in players:
+            scores[p] += MISERE_GAIN if p == who else -MISERE_LOSS
+        explanation.append(line("Misère declared by {name}: {name} +30, each other player −10.", name=who))
+    if len(players) != 4:
+        # french-tarot-wikipedia.txt's misère is zero-sum only at 4 players (RULES.md §0.3, §6).
+        net = len(miseres) * (MISERE_GAIN - MISERE_LOSS * (len(players) - 1))
+        warnings.append(line("At {n} players the misère bonus doesn't balance: the scores add up to {net}, not 0.",
+                             n=len(players), net=signed(net)))
+
+
+def _round(players, taker, scores, explanation):
+    """Round every score but the taker's to 10 (halves away from zero); the taker keeps the total."""
+    total = sum(scores.values())
+    for p in players:
+        if p != taker:
+            scores[p] = _round10(scores[p])
+    scores[taker] = total - sum(v for p, v in scores.items() if p != taker)
+    explanation.append(line("Rounded to 10: {listing}; the taker's score keeps the total.",
+                            listing=", ".join(f"{p} {signed(scores[p])}" for p in players)))
+
+
+def _round10(x: int) -> int:
+    """Round to the nearest 10, a 5 away from zero (french-tarot-wikipedia.txt: 168 → 170)."""
+    q = (abs(x) + 5) // 10 * 10
+    return q if x >= 0 else -q
+
+
 GAME = Game(
     id="french_tarot", name="French Tarot", min_players=3, max_players=5, deck=DECK, counting="halves",
     values=values, total=TOTAL, options=OPTIONS, two_sided=True, oudlers=OUDLERS, pile_warnings=pile_warnings,
+    score=score,
 )

@@ -32,10 +32,12 @@ def per_player(mapping, players: list[str], what: str) -> dict:
     return {p: mapping[p] for p in players}
 
 
-def read_piles(game: Game, players: list[str], hand: dict, rules: dict, fool_alone: bool = False):
+def read_piles(game: Game, players: list[str], hand: dict, rules: dict, fool_alone: bool = False,
+               other_total: int | None = None):
     """Return ({player: points}, explanation lines, warnings) from every player's points or cards.
 
-    Points must add up to the deck (bad_hand otherwise). Cards must hold the whole deck once; each
+    Points must add up to the deck, or to `other_total` where a house rule allows it (bad_hand
+    otherwise). Cards must hold the whole deck once; each
     pile is counted by the game's scheme. With `fool_alone` (Scarto) a pile that holds the Fool
     but is whole groups of three counts the Fool alone as 4 (italian-swiss-archive.txt, the letter).
     """
@@ -52,14 +54,17 @@ def read_piles(game: Game, players: list[str], hand: dict, rules: dict, fool_alo
                 raise BadHand(f"{p}'s points must be between 0 and {game.total}, not {n}.")
             points[p] = n
         total = sum(points.values())
-        if total != game.total:
+        if total not in (game.total, other_total):
             hint = ""
             if game.id == "scarto" and total == game.total - 1:
                 hint = (" 77 is what an exchanged Matto gives: in Scarto its owner keeps it and counts it"
                         " alone as 4, which makes 78.")
             raise BadHand(f"The points add up to {total}, but the {game.name} deck is worth {game.total}:"
                           f" one of them is wrong.{hint}")
-        explanation.append(line("The points add up to {total}, the whole deck.", total=total))
+        if total == game.total:
+            explanation.append(line("The points add up to {total}, the whole deck.", total=total))
+        else:
+            explanation.append(line("The points add up to {total}.", total=total))
         return points, explanation, warnings
 
     piles = {}
@@ -98,7 +103,7 @@ def read_piles(game: Game, players: list[str], hand: dict, rules: dict, fool_alo
             warnings.extend(count.warnings)
         points[p] = n
     total = sum(points.values())
-    if total != game.total:
+    if total not in (game.total, other_total):
         sizes = ", ".join(f"{p} {len(pile)}" for p, pile in piles.items())
         raise BadHand(f"The piles count {total}, not the {game.total} of the {game.name} deck: their sizes"
                       f" ({sizes} cards) can't come from a real hand.")

@@ -11,6 +11,9 @@ TOTAL = 78
 BASELINE = 26
 
 OPTIONS = {
+    "fool_exchange": Option("none", "The Matto stays with its owner and counts alone as 4 (the rule texts, 78 in all), or is"
+                            " exchanged French-style for a low card (cardgamesplanet): the deck then counts 77.",
+                            ("none", "french")),
     "honour_trump": Option("T20", "The 5-point honour trump beside the Bagatto: the Angel, XX (the rule texts), or XXI.", ("T20", "T21")),
 }
 
@@ -26,6 +29,10 @@ def values(rules):
 def pile_warnings(cards, rules):
     """Warn about pile sizes a real hand can't give: the Fool's owner has 3m+1 cards, the others 3k or 3k+2."""
     n, has_fool = len(cards), C.FOOL in cards
+    if rules.get("fool_exchange") == "french":
+        if n % 3 == 1:
+            return [line("With the Matto exchanged every pile is whole groups of three or has 2 over; {n} cards can't happen.", n=n)]
+        return []
     if has_fool and n % 3 != 1:
         return [line("The Matto stays with its owner, whose pile then has 3k+1 cards; {n} cards with the Matto can't happen.", n=n)]
     if not has_fool and n % 3 == 1:
@@ -37,7 +44,13 @@ def score(players, hand, rules):
     """Score a Scarto hand: each player's points − 26 (italian-swiss-archive.txt, Phil and McLeod)."""
     check_players(GAME, players)
     hand_fields(hand, optional=("points", "cards"))
-    points, explanation, warnings = read_piles(GAME, players, hand, rules, fool_alone=True)
+    exchanged = rules["fool_exchange"] == "french"
+    points, explanation, warnings = read_piles(GAME, players, hand, rules, fool_alone=not exchanged,
+                                               other_total=TOTAL - 1 if exchanged else None)
+    if sum(points.values()) == TOTAL - 1:
+        # RULES.md §2.1: exchanged French-style the Matto's pile loses a point; the deck counts 77
+        warnings.append(line("With the Matto exchanged the deck counts 77, not 78, so the scores sum to −1"
+                             " (house rule fool_exchange)."))
     scores = {}
     for p in players:
         scores[p] = points[p] - BASELINE

@@ -3,13 +3,19 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..text import line
-from . import Game, Result, check_players, hand_fields
+from . import Game, Option, Result, check_players, hand_fields
 from .piles import read_piles, signed
 
 DECK = C.DECK_78
 HONOURS = {"T1", "T21"}  # the Magician and the World; with the Fool and the kings: 5
 TOTAL = 78
 BASELINE = 26
+
+OPTIONS = {
+    "unexchanged_fool": Option("winner", "When the Fool's player takes no trick and can't exchange it: it stays in the"
+                               " trick it was played to (78 in all), or he keeps it alone as 5 (79 in all).",
+                               ("winner", "owner")),
+}
 
 
 def values(rules):
@@ -19,7 +25,7 @@ def values(rules):
 
 def pile_warnings(cards, rules):
     """Warn when a pile isn't whole tricks of three: the Fool is exchanged, so every pile is."""
-    if len(cards) % 3:
+    if len(cards) % 3 and not (cards == [C.FOOL] and rules.get("unexchanged_fool") == "owner"):
         return [line("Every pile is made of tricks of three (the Fool is exchanged); {n} cards can't happen.", n=len(cards))]
     return []
 
@@ -28,7 +34,12 @@ def score(players, hand, rules):
     """Score a hand as each player's points − 26, the running relative score (RULES.md §4)."""
     check_players(GAME, players)
     hand_fields(hand, optional=("points", "cards"))
-    points, explanation, warnings = read_piles(GAME, players, hand, rules)
+    kept = rules["unexchanged_fool"] == "owner"
+    points, explanation, warnings = read_piles(GAME, players, hand, rules, other_total=TOTAL + 1 if kept else None)
+    if sum(points.values()) == TOTAL + 1:
+        # RULES.md §4: kept alone as 5 the Fool makes 130 − 50 − 1 = 79
+        warnings.append(line("The Fool kept alone is worth 5: the deck counts 79, not 78, so the scores sum to +1"
+                             " (house rule unexchanged_fool)."))
     scores = {}
     for p in players:
         scores[p] = points[p] - BASELINE
@@ -39,5 +50,6 @@ def score(players, hand, rules):
 
 GAME = Game(
     id="swiss_tarot_1659", name="Swiss Tarot 1659", min_players=3, max_players=3, deck=DECK,
-    counting="groups", group_size=3, values=values, total=TOTAL, pile_warnings=pile_warnings, score=score,
+    counting="groups", group_size=3, values=values, total=TOTAL, options=OPTIONS, pile_warnings=pile_warnings,
+    score=score,
 )

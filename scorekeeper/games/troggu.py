@@ -2,18 +2,33 @@
 from __future__ import annotations
 
 from .. import cards as C
-from . import Game, Option
+from ..errors import BadHand, BadRequest, DuplicateCard
+from ..text import line
+from . import Game, Option, Result, check_players, count_pile, hand_fields, one_of, pile_of, seat, whole_points
 
 DECK = C.DECK_62
 HONOURS = {"T1", "T21"}  # with the Fool and the kings: 5 points (troggu-visp-de.txt)
 TOTAL = 114
+WIN = 58  # troggu-visp-de.txt: "mehr als die Hälfte der Punkte (58 oder mehr) gewinnt"
+DRAW = 57  # 57–57: "gewinnt niemand und kein Geld wird gezahlt"
+LOW = 30  # fewer than 30 points: the losers pay double
+TAPP = {3: 8, 4: 10, 5: 7, 6: 8, 7: 6, 8: 6}  # RULES.md §5 deal table (4 players: see tapp_4p)
+PARTNER_TABLE = (7, 8)  # the Tappist may call a partner only at 7 or 8 players
+PARTNER_UNITS = 2  # troggu-visp-de.txt: "Der Partner des Tappisten bekommt oder bezahlt den doppelten Grundbetrag"
+FOOL_ALONE = 5  # a side without a trick can only hold the Fool kept back by "schgüsieru"
+SIDES = ("declarer", "opponents")
 
 OPTIONS = {
     "min_players": Option(3, "Fewest players at the table: 3 (the English rules, BGA) or 4 (the Visp sheet).", (3, 4)),
     "match_with_tapp_points": Option(True, "A side that took no trick is a Match (×3) even if the Tapp gave it points."),
     "misere_tie": Option("each_top_pays", "Misère tie for most points: each top scorer pays everyone else, they split one payment, or nobody pays.",
                          ("each_top_pays", "split", "none")),
+    "tapp_4p": Option(10, "Cards in the Tapp at 4 players: 10 (13 cards each) or 6 (14 each, the Visp sheet's “besser”).", (10, 6)),
 }
+
+CONTRACTS = ("normal", "solo", "misere")
+FIELDS = ("contract", "declarer", "partner", "declarer_points", "declarer_cards", "no_tricks",
+          "misere_points", "misere_cards")
 
 
 def values(rules):
@@ -21,7 +36,273 @@ def values(rules):
     return C.nominal_values(DECK, HONOURS)
 
 
+def tapp_size(n_players: int, rules: dict) -> int:
+    """Return how many cards lie in the Tapp at this table size."""
+    return rules["tapp_4p"] if n_players == 4 else TAPP[n_players]
+
+
+def tapp_range(n_players: int, rules: dict) -> tuple[int, int]:
+    """Return the fewest and most points the Tapp's cards can hold."""
+    size = tapp_size(n_players, rules)
+    richest = sorted(values(rules).values(), reverse=True)[:size]
+    return size, sum(richest)  # every card is worth at least 1
+
+
+def score(players: list[str], hand: dict, rules: dict) -> Result:
+    """Score and settle one Troggu hand in units of the base stake."""
+    players = check_players(GAME, players, low=rules["min_players"])
+    hand = hand_fields(hand, required=("contract",), optional=FIELDS)
+    contract = hand["contract"]
+    if not isinstance(contract, str):
+        raise BadRequest("“contract” must be normal, solo or misere.")
+    if contract not in CONTRACTS:
+        raise BadHand(f"“{contract}” is not a Troggu contract: normal, solo or misere.")
+    if contract == "misere":
+        return _misere(players, hand, rules)
+    return _declared(players, hand, rules, contract)
+
+
+def _declared(players, hand, rules, contract) -> Result:
+    n = len(players)
+    for f in ("misere_points", "misere_cards"):
+        if hand.get(f) is not None:
+            raise BadHand(f"“{f}” belongs to a misère; this hand is a {contract}.")
+    if hand.get("declarer") is None:
+        raise BadRequest("The hand lacks “declarer”, the Tappist or soloist.")
+    declarer = seat(hand["declarer"], players, "declarer")
+    partner = _partner(hand.get("partner"), players, declarer, contract)
+
+    explanation = []
+    warnings = []
+    if one_of(hand, "declarer_points", "declarer_cards") == "declarer_points":
+        points = whole_points(hand["declarer_points"], 0, TOTAL, "The declarer's points")
+        opponents = TOTAL - points
+    else:
+        count = pile_of(GAME, hand["declarer_cards"], rules)
+        points, opponents = count.points, count.rest.points
+        explanation.append(line("The declarer's side's cards: {working}.", working=count.working.render()))
+        size = tapp_size(n, rules)
+        if count.cards < size:
+            warnings.append(line("The declarer's side always has the {size} cards of the Tapp or the discards; "
+                                 "this pile has only {n}.", size=size, n=count.cards))
+    pts = {"declarer": points, "opponents": opponents}
+
+    role = "solo" if contract == "solo" else "tappist"
+    if role == "solo":
+        explanation.append(line("Soloist {name} (Tapp included): {points} points; opponents {opponents}.",
+                                name=declarer, points=points, opponents=opponents))
+    elif partner:
+        explanation.append(line("Tappist {name} and partner {partner}: {points} points; opponents {opponents}.",
+                                name=declarer, partner=partner, points=points, opponents=opponents))
+    else:
+        explanation.append(line("Tappist {name} (Tapp included): {points} points; opponents {opponents}.",
+                                name=declarer, points=points, opponents=opponents))
+
+    no_tricks = hand.get("no_tricks")
+    if no_tricks is not None and not isinstance(no_tricks, str):
+        raise BadRequest("“no_tricks” must be null, “declarer” or “opponents”.")
+    if no_tricks is not None and no_tricks not in SIDES:
+        raise BadHand(f"“{no_tricks}” is not a side: “no_tricks” is null, “declarer” or “opponents”.")
+
+    if points == DRAW:
+        if no_tricks is not None:
+            raise BadHand("At 57 points each, both sides took tricks: a side with no trick can't reach 57.")
+        explanation.append(line("57 points each: a draw, nobody pays."))
+        return Result(pts, dict.fromkeys(players, 0), tuple(explanation), tuple(warnings))
+
+    won = points >= WIN
+    loser = "opponents" if won else "declarer"
+    loser_points = opponents if won else points
+    _check_no_tricks(no_tricks, loser, pts, n, rules)
+    if won:
+        explanation.append(line("{points} ≥ 58: the declarer's side wins.", points=points))
+    else:
+        explanation.append(line("{points} < 57: the declarer's side loses.", points=points))
+
+    # troggu-visp-de.txt: "Bei einem Match müssen die Verlierer den dreifachen Grundbetrag zahlen";
+    # RULES.md §5 [inferred]: a Match takes precedence over <30.
+    match = no_tricks == loser and (loser == "opponents" or rules["match_with_tapp_points"] or loser_points == 0)
+    if match:
+        times = 3
+        explanation.append(line("The losing side took no trick: a Match, triple stake."))
+    elif loser_points < LOW:
+        times = 2
+        if no_tricks == loser:
+            explanation.append(line("No trick, but {points} points from the Tapp: no Match at this table.", points=loser_points))
+        explanation.append(line("Losing side {points} < 30: double stake.", points=loser_points))
+    else:
+        times = 1
+        if no_tricks == loser:
+            explanation.append(line("No trick, but {points} points from the Tapp: no Match at this table.", points=loser_points))
+        explanation.append(line("Losing side {points} ≥ 30: single stake.", points=loser_points))
+    unit = times
+    if contract == "solo":
+        unit = 2 * times  # troggu-visp-de.txt: "beim Solo ... der Grundbetrag wird aber verdoppelt"
+        explanation.append(line("Solo doubles the base: {times} × 2 = {unit} units per opponent.", times=times, unit=unit))
+
+    sign = 1 if won else -1
+    opponents_list = [p for p in players if p not in (declarer, partner)]
+    scores = {p: -sign * unit for p in opponents_list}
+    k = len(opponents_list)
+    if partner:
+        # troggu-visp-de.txt: the partner gets or pays double the base, the Tappist the rest.
+        scores[partner] = sign * PARTNER_UNITS * unit
+        scores[declarer] = sign * (k - PARTNER_UNITS) * unit
+        explanation.append(line("{k} opponents × {unit} = {total}: partner {partner} {p_score}, Tappist {name} {d_score}.",
+                                k=k, unit=unit, total=k * unit, partner=partner, name=declarer,
+                                p_score=signed(scores[partner]), d_score=signed(scores[declarer])))
+    else:
+        scores[declarer] = sign * k * unit
+        if won:
+            explanation.append(line("{k} opponents × {unit} → {name} +{total}.", k=k, unit=unit, name=declarer, total=k * unit))
+        else:
+            explanation.append(line("{name} pays {k} opponents × {unit} → {name} −{total}.", k=k, unit=unit, name=declarer, total=k * unit))
+    return Result(pts, {p: scores[p] for p in players}, tuple(explanation), tuple(warnings))
+
+
+def signed(n: int) -> str:
+    """Write a score with its sign: +3, −3, 0."""
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+def _partner(value, players, declarer, contract):
+    """Return the called partner, or None when the declarer plays alone."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise BadRequest("“partner” must be a player's name or null.")
+    if contract != "normal":
+        raise BadHand("A soloist plays alone: a solo has no partner.")
+    if len(players) not in PARTNER_TABLE:
+        raise BadHand(f"A partner is called only at 7 or 8 players, not at {len(players)}.")
+    partner = seat(value, players, "partner")
+    # troggu-visp-de.txt: calling a card from his own hand, the Tappist plays alone.
+    return None if partner == declarer else partner
+
+
+def _check_no_tricks(no_tricks, loser, pts, n, rules):
+    """Check that the side said to have taken no trick lost and holds only what it could without a trick."""
+    if no_tricks is None:
+        return
+    if no_tricks != loser:
+        raise BadHand(f"The {no_tricks} took no trick, so they can't have won with {pts[no_tricks]} points.")
+    if no_tricks == "opponents" and pts["opponents"] > FOOL_ALONE:
+        raise BadHand(f"Opponents without a trick hold at most the Fool's 5 points, not {pts['opponents']}.")
+    if no_tricks == "declarer":
+        size, most = tapp_range(n, rules)
+        if pts["declarer"] > most:
+            raise BadHand(f"Without a trick the declarer has only the Tapp's {size} cards, "
+                          f"at most {most} points, not {pts['declarer']}.")
+
+
+def _misere(players, hand, rules) -> Result:
+    n = len(players)
+    for f in ("declarer", "partner", "declarer_points", "declarer_cards", "no_tricks"):
+        if hand.get(f) is not None:
+            raise BadHand(f"A misère has no “{f}”: each plays for himself; give “misere_points” or “misere_cards”.")
+    explanation, warnings = [], []
+    size, most = tapp_range(n, rules)
+    if one_of(hand, "misere_points", "misere_cards") == "misere_points":
+        given = _per_player(hand["misere_points"], players, "misere_points")
+        points = {p: whole_points(given[p], 0, TOTAL, f"{p}'s points") for p in players}
+    else:
+        given = _per_player(hand["misere_cards"], players, "misere_cards")
+        piles = {p: _parse(given[p], p) for p in players}
+        _no_card_twice(piles, players)
+        points = {p: count_pile(GAME, piles[p], rules).points for p in players}
+        held = sum(len(pile) for pile in piles.values())
+        if held != len(DECK) - size:
+            warnings.append(line("The piles hold {held} cards; with {n} players {played} are played and {size} lie in the Tapp.",
+                                 held=held, n=n, played=len(DECK) - size, size=size))
+        if n in PARTNER_TABLE:
+            # troggu-visp-de.txt: at 7 or 8 players a misère is played only when Fool and I are in the Tapp.
+            for p in players:
+                for card in (C.FOOL, "T1"):
+                    if card in piles[p]:
+                        raise BadHand(f"At {n} players a misère is played only when the Fool and I are both "
+                                      f"in the Tapp, but {p}'s pile holds {card}.", cards=[card])
+    total = sum(points.values())
+    if total > TOTAL:
+        raise BadHand(f"The players' points add up to {total}, more than the deck's 114.")
+    # RULES.md §0.3, §5: the Tapp is unused, so the piles add up to 114 − the Tapp's points.
+    if not TOTAL - most <= total <= TOTAL - size:
+        warnings.append(line("The piles add up to {total}; with the {size} Tapp cards left out they should make "
+                             "between {low} and {high}.", total=total, size=size, low=TOTAL - most, high=TOTAL - size))
+    explanation.append(line("Misère: {listing}; the Tapp holds the other {tapp} of 114.",
+                            listing=", ".join(f"{p} {points[p]}" for p in players), tapp=TOTAL - total))
+
+    top = max(points.values())
+    tied = [p for p in players if points[p] == top]
+    rest = [p for p in players if p not in tied]
+    scores = dict.fromkeys(players, 0)
+    if not rest:
+        explanation.append(line("Everyone has {top} points: nobody pays.", top=top))
+    elif len(tied) == 1:
+        loser = tied[0]
+        # troggu-visp-de.txt: "Wer am meisten Punkte gemacht hat, muss jedem Spieler den Grundbetrag bezahlen."
+        for p in rest:
+            scores[p] = 1
+        scores[loser] = -len(rest)
+        explanation.append(line("{name} has the most points ({top}) and pays each of the {k} others 1 → {name} −{k}.",
+                                name=loser, top=top, k=len(rest)))
+    else:
+        names = ", ".join(tied)
+        tie = rules["misere_tie"]
+        if tie == "none":
+            explanation.append(line("{names} tie for the most points ({top}): at this table nobody pays.", names=names, top=top))
+        elif tie == "each_top_pays":
+            for p in rest:
+                scores[p] = len(tied)
+            for p in tied:
+                scores[p] = -len(rest)
+            explanation.append(line("{names} tie for the most points ({top}): each pays each of the {k} others 1, "
+                                    "so each of them −{k} and the others +{t}.", names=names, top=top, k=len(rest), t=len(tied)))
+        else:
+            # Reading: the tied players pay together what one top scorer would (1 to each other player),
+            # shared in whole units; the units that don't divide evenly fall to the tied players in seating order.
+            share, extra = divmod(len(rest), len(tied))
+            for p in rest:
+                scores[p] = 1
+            for i, p in enumerate(tied):
+                scores[p] = -(share + (1 if i < extra else 0))
+            explanation.append(line("{names} tie for the most points ({top}) and share one payment: 1 to each of the "
+                                    "{k} others, {k} units split in whole units in seating order ({split}).",
+                                    names=names, top=top, k=len(rest),
+                                    split=", ".join(f"{p} {signed(scores[p])}" for p in tied)))
+    return Result(points, scores, tuple(explanation), tuple(warnings))
+
+
+def _per_player(value, players, field):
+    """Check a {player: ...} object names each player exactly once."""
+    if not isinstance(value, dict):
+        raise BadRequest(f"“{field}” must be an object with one entry per player.")
+    for name in value:
+        seat(name, players, "player")
+    missing = [p for p in players if p not in value]
+    if missing:
+        raise BadRequest(f"“{field}” lacks {', '.join(missing)}: give every player's pile.")
+    return value
+
+
+def _parse(codes, player):
+    if not isinstance(codes, list):
+        raise BadRequest(f"{player}'s pile must be a list of card codes.")
+    return C.parse_pile(codes, DECK, "Troggu")
+
+
+def _no_card_twice(piles, players):
+    seen, twice = set(), []
+    for p in players:
+        for card in piles[p]:
+            if card in seen and card not in twice:
+                twice.append(card)
+            seen.add(card)
+    if twice:
+        raise DuplicateCard(f"{', '.join(twice)} is in two players' piles; each card exists only once.", cards=twice)
+
+
 GAME = Game(
     id="troggu", name="Troggu", min_players=3, max_players=8, deck=DECK, counting="sum",
     values=values, total=TOTAL, options=OPTIONS, two_sided=True, default_stake=10, unit="Rappen",
+    score=score,
 )

@@ -1,0 +1,285 @@
+"""French Tarot scoring (RULES.md §6, FFT): known hands, boundaries, bad input and properties, on the pure engine."""
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, reject, settings, strategies as st
+
+from scorekeeper import cards as C
+from scorekeeper.errors import BadHand, BadRequest, UnknownPlayer
+from scorekeeper.games import resolve_rules
+from scorekeeper.games.french_tarot import GAME, score
+
+P3, P4, P5 = ["Anna", "Ben", "Cla"], ["Anna", "Ben", "Cla", "Dora"], ["Anna", "Ben", "Cla", "Dora", "Eva"]
+
+
+def rules(**over):
+    return resolve_rules(GAME, over)
+
+
+def hand(contract, points, oudlers, taker="Anna", **more):
+    return {"taker": taker, "contract": contract, "points": points, "oudlers": oudlers, **more}
+
+
+def single(player):
+    return [{"player": player, "size": "single"}]
+
+
+# (players, hand, house rules, expected scores in seating order, source / arithmetic)
+KNOWN = [
+    (P4, hand("garde_sans", 53, 2, poignees=single("Ben")), {}, [504, -168, -168, -168],
+     "french-tarot-wikipedia.txt: ((25 + 12 + 0) × 4) + 20 + 0 = 168 per defender, taker 3 × 168 = 504; "
+     "53 with 2 oudlers is won by 12 over 41; a single poignée is 20 under FFT 20/30/40"),
+    (P4, hand("garde_sans", 53, 2, poignees=single("Ben")), {"poignee_bonus": [20, 40, 60]}, [504, -168, -168, -168],
+     "the same under the text's own 20/40/60: the single poignée is 20 either way"),
+    (P4, hand("garde_sans", 53, 2, poignees=single("Ben")), {"round_to_10": True}, [510, -170, -170, -170],
+     "french-tarot-wikipedia.txt: defenders rounded to −170, 'the taker's score 510, thus it balances out'"),
+    (P4, hand("prise", 41, 2), {}, [75, -25, -25, -25], "exactly on the 2-oudler threshold 41: made by 0, 25; 3 × 25"),
+    (P4, hand("prise", 40, 2), {}, [-78, 26, 26, 26], "40 < 41: lost by 1, 25 + 1 = 26; 3 × 26"),
+    (P4, hand("prise", 56, 0), {}, [75, -25, -25, -25], "0 oudlers, threshold 56, exactly on it: 25"),
+    (P4, hand("prise", 51, 1), {}, [75, -25, -25, -25], "1 oudler, threshold 51, exactly on it: 25"),
+    (P4, hand("prise", 36, 3), {}, [75, -25, -25, -25], "3 oudlers, threshold 36, exactly on it: 25"),
+    (P3, hand("prise", Fraction(81, 2), 2), {}, [-52, 26, 26],
+     "FFT 3-player text: 40.5 against 41 'chute de 1 point': 25 + 1 = 26; taker 2 × 26"),
+    (P3, hand("prise", Fraction(83, 2), 2), {}, [52, -26, -26],
+     "FFT: 41.5 against 41 'aurait gagné de 1': 25 + 1 = 26; taker 2 × 26"),
+    (P3, hand("prise", 40.5, 2), {}, [-52, 26, 26], "the same 40.5 given as a JSON float"),
+    (P3, hand("prise", Fraction(83, 2), 2), {"half_points": "down"}, [50, -25, -25],
+     "half_points down: 41.5 counts as 41, made by 0: 25; 2 × 25"),
+    (P3, hand("prise", Fraction(81, 2), 2), {"half_points": "up"}, [50, -25, -25],
+     "half_points up: 40.5 counts as 41, made by 0: 25; 2 × 25"),
+    (P4, hand("garde", 61, 1, petit_au_bout="defence"), {}, [150, -50, -50, -50],
+     "won by 10 over 51, Petit au bout to the defence: (25 + 10 − 10) × 2 = 50; 3 × 50"),
+    (P4, hand("garde", 45, 1, petit_au_bout="attack"), {}, [-126, 42, 42, 42],
+     "lost by 6 under 51, Petit au bout to the attack: (−31 + 10) × 2 = −42; 3 × 42"),
+    (P4, hand("garde_sans", 36, 3, petit_au_bout="attack"), {}, [420, -140, -140, -140],
+     "made by 0, Petit au bout to the attack: (25 + 10) × 4 = 140; 3 × 140"),
+    (P4, hand("garde_contre", 36, 3), {}, [450, -150, -150, -150], "garde contre ×6: 25 × 6 = 150; 3 × 150"),
+    (P4, hand("garde_contre", 36, 3), {"garde_contre_multiplier": 8}, [600, -200, -200, -200],
+     "garde contre ×8: 25 × 8 = 200; 3 × 200"),
+    (P4, hand("garde", 35, 2, poignees=[{"player": "Anna", "size": "double"}]), {}, [-276, 92, 92, 92],
+     "lost by 6: −31 × 2 = −62; the taker's own double poignée goes to the defence: −62 − 30 = −92; 3 × 92"),
+    (P4, hand("garde", 35, 2, poignees=[{"player": "Anna", "size": "double"}]), {"poignee_bonus": [20, 40, 60]},
+     [-306, 102, 102, 102], "the same with 20/40/60: −62 − 40 = −102; 3 × 102"),
+    (P4, hand("garde", 60, 2, poignees=[{"player": "Ben", "size": "single"}, {"player": "Anna", "size": "single"}]), {},
+     [384, -128, -128, -128], "won by 19: (25 + 19) × 2 = 88; a defender's single (20) and the taker's single (20) "
+     "both go to the attack, which won, unmultiplied: 88 + 20 + 20 = 128; 3 × 128"),
+    (P4, hand("garde", 60, 2, poignees=[{"player": "Ben", "size": "triple"}]), {},
+     [384, -128, -128, -128], "a defender's triple (40) goes to the attack that won: 88 + 40 = 128; 3 × 128"),
+    (P4, hand("garde", 91, 3, chelem="announced_made"), {}, [1680, -560, -560, -560],
+     "won by 55: (25 + 55) × 2 = 160; announced chelem +400 = 560; 3 × 560"),
+    (P4, hand("garde", 91, 3, chelem="unannounced_made", petit_au_bout="attack"), {}, [1140, -380, -380, -380],
+     "(80 + 10) × 2 = 180; unannounced chelem +200 = 380; 3 × 380"),
+    (P4, hand("garde", 70, 3, chelem="announced_failed"), {}, [-246, 82, 82, 82],
+     "won by 34: 59 × 2 = 118; announced chelem failed −200 = −82; 3 × 82"),
+    (P4, hand("garde", 0, 0, chelem="defence_made"), {}, [-1086, 362, 362, 362],
+     "lost by 56: −81 × 2 = −162; defence chelem −200 = −362; 3 × 362"),
+    (P4, hand("garde", 0, 0, chelem="defence_made"), {"defence_chelem_bonus": 0}, [-486, 162, 162, 162],
+     "defence chelem bonus off: −162; 3 × 162"),
+    (P5, hand("garde", 51, 1, partner="Cla"), {}, [100, -50, 50, -50, -50],
+     "5 players: 25 × 2 = 50; partner Cla +50, taker 2 × 50, 3 defenders −50"),
+    (P5, hand("garde", 45, 1, partner="Cla"), {}, [-124, 62, -62, 62, 62],
+     "5 players lost by 6: −31 × 2 = −62; partner −62, taker −124, 3 defenders +62"),
+    (P5, hand("garde", 51, 1, partner="Anna"), {}, [200, -50, -50, -50, -50],
+     "the called king in the taker's own hand: alone, 4 × 50"),
+    (P5, hand("garde", 51, 1, partner=None), {}, [200, -50, -50, -50, -50],
+     "the called king in the chien (partner null): alone, 4 × 50"),
+    (P3, hand("garde", 51, 1), {}, [100, -50, -50], "3 players: taker 2 × 50"),
+]
+
+
+@pytest.mark.parametrize("players,h,over,expected,source", KNOWN, ids=[k[4][:50] for k in KNOWN])
+def test_known_hands(players, h, over, expected, source):
+    result = score(players, h, rules(**over))
+    assert [result.scores[p] for p in players] == expected, source
+    assert sum(result.scores.values()) == 0
+    assert result.points == {"attack": Fraction(h["points"]), "defence": 91 - Fraction(h["points"])}
+    assert all(type(s) is int for s in result.scores.values())
+
+
+def test_points_stay_fractions():
+    result = score(P3, hand("prise", 40.5, 2), rules())
+    assert result.points == {"attack": Fraction(81, 2), "defence": Fraction(101, 2)}
+    assert all(isinstance(v, Fraction) for v in result.points.values())
+
+
+def test_explanation_reads_step_by_step():
+    text = [str(x) for x in score(P4, hand("garde_sans", 53, 2, poignees=single("Ben")), rules()).explanation]
+    assert text == [
+        "Attack 53 points with 2 oudlers, defence 38: the taker needs 41.",
+        "53 ≥ 41: made by 12.",
+        "Contract: 25 + 12 = 37.",
+        "Garde sans × 4: 37 × 4 = 148.",
+        "Single poignée shown by Ben: 20 to the attack, which won: 148 + 20 = 168.",
+        "Each of 3 defenders −168; taker Anna +504 (3 × 168).",
+    ]
+    text = [str(x) for x in score(P3, hand("prise", 40.5, 2), rules()).explanation]
+    assert "40.5 < 41: lost by 0.5." in text
+    assert "Half points count for the side that scores: 0.5 counts as 1." in text
+    assert "Contract lost: −(25 + 1) = −26." in text
+
+
+def test_cards_are_counted():
+    # The 3 oudlers and 4 kings 7 × 4.5 = 31.5, 4 queens 14, 9 low cards 4.5: 50 points, 3 oudlers.
+    # Threshold 36, made by 14: 25 + 14 = 39 (prise ×1); taker 3 × 39 = 117.
+    low = ["T2", "T3", "T4", "T5", "SW-1", "SW-2", "SW-3", "SW-4", "SW-5"]
+    cards = ["T1", "T21", "EXCUSE"] + [f"{s}-K" for s in C.SUITS] + [f"{s}-Q" for s in C.SUITS] + low
+    result = score(P4, {"taker": "Anna", "contract": "prise", "cards": cards}, rules())
+    assert result.points == {"attack": 50, "defence": 41}
+    assert result.scores == {"Anna": 117, "Ben": -39, "Cla": -39, "Dora": -39}
+
+
+MISERE = [
+    (P4, [-10, -10, 30, -10], 0, "french-tarot-wikipedia.txt: +30 to the declarer, −10 to the others: zero-sum at 4"),
+    (P3, [-10, -10, 30], 10, "3 players: +30 − 2 × 10 = +10, not zero-sum (RULES.md §6)"),
+    (P5, [-10, -10, 30, -10, -10], -10, "5 players: +30 − 4 × 10 = −10, not zero-sum (RULES.md §6)"),
+]
+
+
+@pytest.mark.parametrize("players,bonus,net,source", MISERE, ids=["4p", "3p", "5p"])
+def test_misere(players, bonus, net, source):
+    # A made prise exactly on the threshold is 25 per defender; the misère is added on top for Cla.
+    plain = score(players, hand("prise", 41, 2), rules())
+    h = hand("prise", 41, 2, misere=["Cla"])
+    result = score(players, h, rules(misere=True))
+    assert [result.scores[p] - plain.scores[p] for p in players] == bonus, source
+    assert sum(result.scores.values()) == net
+    assert (len(result.warnings) == 1) == (net != 0)
+
+
+def test_round_to_10_halves_and_keeps_the_misere_total():
+    # 5 players, misère by Eva: scores 100, −50, 50, −50, −50 + (−10, −10, −10, −10, +30) = 90, −60, 40, −60, −20,
+    # total −10. Rounding leaves them (already tens); a 5 rounds away from zero: 25 → 30, −25 → −30.
+    result = score(P5, hand("garde", 51, 1, partner="Cla", misere=["Eva"]), rules(misere=True, round_to_10=True))
+    assert [result.scores[p] for p in P5] == [90, -60, 40, -60, -20]
+    result = score(P4, hand("prise", 41, 2), rules(round_to_10=True))
+    assert [result.scores[p] for p in P4] == [90, -30, -30, -30]  # −25 → −30, taker 0 − (−90) = 90
+
+
+BAD = [
+    (P4, hand("garde", 50, 1, taker="Zoe"), UnknownPlayer, "taker"),
+    (P5, hand("garde", 50, 1, partner="Zoe"), UnknownPlayer, "partner"),
+    (P4, hand("garde", 50, 1, poignees=single("Zoe")), UnknownPlayer, "poignée"),
+    (P4, hand("garde", 50, 1, partner="Ben"), BadHand, "only at 5 players"),
+    (P3, hand("garde", 50, 1, partner="Anna"), BadHand, "only at 5 players"),
+    (P4, hand("garde", 50, 4), BadHand, "only 3 oudlers"),
+    (P4, hand("garde", 50, -1), BadHand, "only 3 oudlers"),
+    (P4, hand("grande", 50, 1), BadHand, "not a French Tarot contract"),
+    (P4, hand("garde", 50, 1, poignees=[{"player": "Ben", "size": "quadruple"}]), BadHand, "not a poignée"),
+    (P4, hand("garde", 91.5, 3), BadHand, "between 0 and 91"),
+    (P4, hand("garde", -0.5, 0), BadHand, "between 0 and 91"),
+    (P4, hand("garde", 40.25, 2), BadHand, "half points"),
+    (P4, hand("garde", "40", 2), BadRequest, "number"),
+    (P4, hand("garde", True, 2), BadRequest, "number"),
+    (P4, hand("garde", float("nan"), 2), BadRequest, "number"),
+    (P4, hand("garde", 50, 1.0), BadRequest, "whole number"),
+    (P4, hand("garde", 50, None), BadRequest, "give “oudlers”"),
+    (P4, {"taker": "Anna", "contract": "garde", "points": 50}, BadRequest, "give “oudlers”"),
+    (P4, {**hand("garde", 50, 1), "cards": ["T21"]}, BadRequest, "not both"),
+    (P4, {"taker": "Anna", "contract": "garde", "cards": ["T21"], "oudlers": 1}, BadRequest, "only with “points”"),
+    (P4, {"taker": "Anna", "contract": "garde"}, BadRequest, "not neither"),
+    (P4, {**hand("garde", 50, 1), "dog": []}, BadRequest, "unknown field"),
+    (P4, {"contract": "garde", "points": 50, "oudlers": 1}, BadRequest, "lacks “taker”"),
+    (P4, hand(2, 50, 1), BadRequest, "contract"),
+    (P4, hand("garde", 50, 1, poignees={"Ben": "single"}), BadRequest, "list"),
+    (P4, hand("garde", 50, 1, poignees=[{"player": "Ben"}]), BadRequest, "exactly"),
+    (P4, hand("garde", 50, 1, poignees=[{"player": "Ben", "size": "single"}, {"player": "Ben", "size": "double"}]),
+     BadHand, "only once"),
+    (P4, hand("garde", 50, 1, poignees=[{"player": "Ben", "size": "triple"}, {"player": "Cla", "size": "triple"}]),
+     BadHand, "30 trumps"),
+    (P4, hand("garde", 50, 0, petit_au_bout="attack"), BadHand, "Petit"),
+    (P4, hand("garde", 50, 3, petit_au_bout="defence"), BadHand, "Petit"),
+    (P4, hand("garde", 50, 1, petit_au_bout="both"), BadHand, "not a side"),
+    (P4, hand("garde", 10, 3), BadHand, "4.5"),
+    (P4, hand("garde", 82, 0), BadHand, "4.5"),
+    (P4, hand("garde", 40, 1, chelem="announced_made"), BadHand, "every trick"),
+    (P4, hand("garde", 70, 1, chelem="defence_made"), BadHand, "every trick"),
+    (P4, hand("garde", 80, 2, chelem="unannounced_made", petit_au_bout="defence"), BadHand, "every trick"),
+    (P4, hand("garde", 50, 1, chelem="grand"), BadHand, "not a chelem"),
+    (P4, hand("garde", 50, 1, misere=["Ben"]), BadHand, "doesn't play misère"),
+    (P4, hand("prise", 50, 1), None, None),  # prise is fine by default; see test_prise_allowed
+    (["Anna", "Ben"], hand("garde", 50, 1), BadHand, "3 to 5 players"),
+    (P5 + ["Fritz"], hand("garde", 50, 1), BadHand, "3 to 5 players"),
+]
+
+
+@pytest.mark.parametrize("players,h,error,words", [b for b in BAD if b[2]], ids=[b[3] for b in BAD if b[2]])
+def test_bad_input(players, h, error, words):
+    with pytest.raises(error, match=words):
+        score(players, h, rules())
+
+
+def test_prise_allowed():
+    assert score(P4, hand("prise", 50, 1), rules()).scores["Anna"] == -78  # 50 < 51, lost by 1: 3 × −(25 + 1) × 1
+    with pytest.raises(BadHand, match="without Prise"):
+        score(P4, hand("prise", 50, 1), rules(prise_allowed=False))
+
+
+def test_misere_players_must_be_at_the_table():
+    with pytest.raises(UnknownPlayer):
+        score(P4, hand("prise", 50, 1, misere=["Zoe"]), rules(misere=True))
+
+
+def test_five_player_poignee_thresholds():
+    # A single and a triple show 8 + 13 = 21 trumps under 8/10/13 (≤ 21 trumps + Excuse = 22), but 8 + 15 = 23
+    # under 8/10/15. Score: (25 + 0) × 2 = 50, + 20 + 40 = 110 per defender; the taker with a partner 2 × 110.
+    pair = [{"player": "Ben", "size": "single"}, {"player": "Cla", "size": "triple"}]
+    assert score(P5, hand("garde", 51, 1, partner="Dora", poignees=pair), rules()).scores["Anna"] == 2 * (50 + 20 + 40)
+    with pytest.raises(BadHand, match="23 trumps"):
+        score(P5, hand("garde", 51, 1, partner="Dora", poignees=pair), rules(poignee_thresholds_5p=[8, 10, 15]))
+
+
+# Properties over random hands (Hypothesis).
+
+HALVES = st.integers(0, 182).map(lambda h: Fraction(h, 2))
+
+
+@st.composite
+def tarot_hands(draw):
+    n = draw(st.integers(3, 5))
+    players = [f"P{i}" for i in range(n)]
+    taker = draw(st.sampled_from(players))
+    h = {"taker": taker, "contract": draw(st.sampled_from(["prise", "garde", "garde_sans", "garde_contre"])),
+         "points": draw(HALVES), "oudlers": draw(st.integers(0, 3)),
+         "petit_au_bout": draw(st.sampled_from([None, None, "attack", "defence"])),
+         "chelem": draw(st.sampled_from([None, None, None, "announced_made", "unannounced_made",
+                                         "announced_failed", "defence_made"]))}
+    if n == 5:
+        h["partner"] = draw(st.sampled_from([None] + players))
+    shown = draw(st.lists(st.sampled_from(players), unique=True, max_size=2))
+    h["poignees"] = [{"player": p, "size": draw(st.sampled_from(["single", "double", "triple"]))} for p in shown]
+    over = {"garde_contre_multiplier": draw(st.sampled_from([6, 8])),
+            "poignee_bonus": draw(st.sampled_from([[20, 30, 40], [20, 40, 60]])),
+            "defence_chelem_bonus": draw(st.sampled_from([200, 0])),
+            "half_points": draw(st.sampled_from(["fft", "down", "up"])),
+            "round_to_10": draw(st.booleans()),
+            "misere": draw(st.booleans())}
+    if over["misere"]:
+        h["misere"] = draw(st.lists(st.sampled_from(players), unique=True, max_size=2))
+    return players, h, over
+
+
+@settings(max_examples=400, deadline=None)
+@given(tarot_hands())
+def test_scores_sum_to_zero_except_misere_at_3_and_5(case):
+    players, h, over = case
+    try:
+        result = score(players, h, rules(**over))
+    except BadHand:
+        reject()
+    n, miseres = len(players), len(h.get("misere", []))
+    assert sum(result.scores.values()) == miseres * (30 - 10 * (n - 1))
+    assert all(type(s) is int for s in result.scores.values())
+
+
+@settings(max_examples=400, deadline=None)
+@given(tarot_hands(), st.integers(1, 20))
+def test_more_points_never_lower_the_taker(case, halves):
+    players, h, over = case
+    more = {**h, "points": min(Fraction(91), h["points"] + Fraction(halves, 2))}
+    try:
+        low, high = score(players, h, rules(**over)), score(players, more, rules(**over))
+    except BadHand:
+        reject()
+    assert high.scores[h["taker"]] >= low.scores[h["taker"]]
+    if h.get("partner"):
+        assert high.scores[h["partner"]] >= low.scores[h["partner"]]

@@ -1,0 +1,268 @@
+"""Troggu scoring (RULES.md §5): known hands, boundaries, bad input and properties, on the pure engine."""
+import pytest
+from hypothesis import given, reject, settings, strategies as st
+
+from scorekeeper import cards as C
+from scorekeeper.errors import BadHand, BadRequest, DuplicateCard, UnknownPlayer
+from scorekeeper.games import resolve_rules, troggu
+from scorekeeper.games.troggu import GAME, score
+
+P3, P4, P5 = ["Anna", "Ben", "Cla"], ["Anna", "Ben", "Cla", "Dora"], ["Anna", "Ben", "Cla", "Dora", "Eva"]
+P7 = ["Anna", "Ben", "Cla", "Dora", "Eva", "Fritz", "Gian"]
+P8 = P7 + ["Hans"]
+
+
+def rules(**over):
+    return resolve_rules(GAME, over)
+
+
+def normal(points, declarer="Anna", **more):
+    return {"contract": "normal", "declarer": declarer, "declarer_points": points, **more}
+
+
+def solo(points, declarer="Anna", **more):
+    return {"contract": "solo", "declarer": declarer, "declarer_points": points, **more}
+
+
+# (players, hand, house rules, expected scores, where the numbers come from)
+KNOWN = [
+    (P4, normal(63), {}, [3, -1, -1, -1],
+     "issue 3's example: 63 ≥ 58 wins, opponents 51 ≥ 30 single, 3 opponents × 1 → +3"),
+    (P4, normal(58), {}, [3, -1, -1, -1], "exactly 58: 'mehr als die Hälfte (58 oder mehr) gewinnt'; 51+... single: 3 × 1"),
+    (P4, normal(57), {}, [0, 0, 0, 0], "57–57: 'gewinnt niemand und kein Geld wird gezahlt'"),
+    (P4, normal(56), {}, [-3, 1, 1, 1], "56 < 57 loses; the Tappist's 56 ≥ 30 is single: pays 3 × 1"),
+    (P4, normal(84), {}, [3, -1, -1, -1], "opponents 114 − 84 = 30: 30 exactly is single, 3 × 1"),
+    (P4, normal(85), {}, [6, -2, -2, -2], "opponents 114 − 85 = 29 < 30: double, 3 × 2"),
+    (P4, normal(30), {}, [-3, 1, 1, 1], "the losing Tappist has 30: single, 3 × 1"),
+    (P4, normal(29), {}, [-6, 2, 2, 2], "the losing Tappist has 29 < 30: double, 3 × 2"),
+    (P4, normal(114, no_tricks="opponents"), {}, [9, -3, -3, -3], "Match: triple, 3 × 3"),
+    (P4, normal(112, no_tricks="opponents"), {}, [9, -3, -3, -3],
+     "Match with the schgüsieru Fool's 2 points left to the opponents (≤ 5): still triple, 3 × 3"),
+    (P4, solo(63), {}, [6, -2, -2, -2], "solo doubles the base: 3 opponents × 2"),
+    (P4, solo(29), {}, [-12, 4, 4, 4], "solo lost with 29 < 30: 2 × 2 = 4 per opponent, 3 × 4"),
+    (P4, solo(114, no_tricks="opponents"), {}, [18, -6, -6, -6], "solo Match: base 2 × 3 = 6 per opponent, 3 × 6"),
+    (P3, normal(60), {}, [2, -1, -1], "3 players: 2 opponents × 1"),
+    (P5, normal(70), {}, [4, -1, -1, -1, -1], "5 players: 4 opponents × 1"),
+    (P7, normal(70, partner="Ben"), {}, [3, 2, -1, -1, -1, -1, -1],
+     "7 players: 5 opponents pay 1; partner 2, Tappist the rest 3 (troggu-visp-de.txt)"),
+    (P8, normal(70, partner="Ben"), {}, [4, 2, -1, -1, -1, -1, -1, -1],
+     "8 players: 6 opponents pay 1; partner 2, Tappist the rest 4 (troggu-visp-de.txt)"),
+    (P7, normal(29, partner="Ben"), {}, [-6, -4, 2, 2, 2, 2, 2],
+     "7 players lost with 29: double; 5 opponents get 2, partner pays 2 × 2 = 4, Tappist 3 × 2 = 6"),
+    (P8, normal(114, partner="Ben", no_tricks="opponents"), {}, [12, 6, -3, -3, -3, -3, -3, -3],
+     "8 players Match: 6 opponents pay 3; partner 2 × 3 = 6, Tappist 4 × 3 = 12"),
+    (P7, normal(70, partner=None), {}, [6, -1, -1, -1, -1, -1, -1],
+     "7 players, called card in the Tapp (no partner): the Tappist takes all 6 units (RULES.md §5 inferred)"),
+    (P7, normal(70, partner="Anna"), {}, [6, -1, -1, -1, -1, -1, -1],
+     "7 players, the Tappist called a card from his own hand: alone, 6 opponents × 1"),
+    (P8, solo(70), {}, [14, -2, -2, -2, -2, -2, -2, -2], "8 players solo: no partner, 7 opponents × 2"),
+    (P4, normal(12, no_tricks="declarer"), {}, [-9, 3, 3, 3],
+     "no trick, 12 points from the discards: a Match by default (match_with_tapp_points), 3 × 3"),
+    (P4, normal(12, no_tricks="declarer"), {"match_with_tapp_points": False}, [-6, 2, 2, 2],
+     "match_with_tapp_points off: no Match, 12 < 30 is double, 3 × 2"),
+    (P4, solo(35, no_tricks="declarer"), {"match_with_tapp_points": False}, [-6, 2, 2, 2],
+     "solo, no trick but a 35-point Tapp, option off: single × solo 2 = 2 per opponent, 3 × 2"),
+    (P4, normal(0, no_tricks="declarer"), {"match_with_tapp_points": False}, [-9, 3, 3, 3],
+     "option off but no points at all: still a Match, 3 × 3"),
+]
+
+
+@pytest.mark.parametrize("players,hand,over,expected,source", KNOWN, ids=[k[4][:40] for k in KNOWN])
+def test_known_hands(players, hand, over, expected, source):
+    result = score(players, hand, rules(**over))
+    assert [result.scores[p] for p in players] == expected, source
+    assert sum(result.scores.values()) == 0
+    assert result.points == {"declarer": hand["declarer_points"], "opponents": 114 - hand["declarer_points"]}
+
+
+def test_explanation_reads_step_by_step():
+    text = [str(x) for x in score(P4, normal(63), rules()).explanation]
+    assert text == [
+        "Tappist Anna (Tapp included): 63 points; opponents 51.",
+        "63 ≥ 58: the declarer's side wins.",
+        "Losing side 51 ≥ 30: single stake.",
+        "3 opponents × 1 → Anna +3.",
+    ]
+    text = [str(x) for x in score(P7, normal(70, partner="Ben"), rules()).explanation]
+    assert text[-1] == "5 opponents × 1 = 5: partner Ben +2, Tappist Anna +3."
+
+
+def test_cards_are_counted():
+    # The 7 five-point cards (35), 4 queens (16) and 4 cavaliers (12): 63 points, 15 cards (≥ the 10 of the Tapp).
+    pile = ["FOOL", "T21", "T1", "SW-K", "BA-K", "CU-K", "CO-K", "SW-Q", "BA-Q", "CU-Q", "CO-Q",
+            "SW-C", "BA-C", "CU-C", "CO-C"]
+    result = score(P4, {"contract": "normal", "declarer": "Anna", "declarer_cards": pile}, rules())
+    assert result.points == {"declarer": 63, "opponents": 51}
+    assert result.scores["Anna"] == 3 and result.warnings == ()
+
+
+def test_pile_smaller_than_the_tapp_warns():
+    result = score(P4, {"contract": "normal", "declarer": "Anna", "declarer_cards": ["T21", "SW-K"]}, rules())
+    assert result.points["declarer"] == 10 and len(result.warnings) == 1
+    assert "10 cards of the Tapp" in str(result.warnings[0])
+
+
+def misere(points):
+    return {"contract": "misere", "misere_points": points}
+
+
+# Misère: the most points pays each other player the base (troggu-visp-de.txt).
+MISERE = [
+    (P4, {"Anna": 40, "Ben": 30, "Cla": 20, "Dora": 14}, "each_top_pays", [-3, 1, 1, 1],
+     "Anna has most: pays each of 3 others 1 (104 = 114 − a 10-card Tapp of 1-point cards)"),
+    (P5, {"Anna": 30, "Ben": 30, "Cla": 20, "Dora": 15, "Eva": 12}, "each_top_pays", [-3, -3, 2, 2, 2],
+     "tie: Anna and Ben each pay the 3 others 1 (RULES.md default)"),
+    (P5, {"Anna": 30, "Ben": 30, "Cla": 20, "Dora": 15, "Eva": 12}, "split", [-2, -1, 1, 1, 1],
+     "split: together 1 to each of 3 others; 3 = 1 + 1 each, the odd unit to Anna, first in seating order"),
+    (P5, {"Anna": 30, "Ben": 30, "Cla": 20, "Dora": 15, "Eva": 12}, "none", [0, 0, 0, 0, 0], "none: a tie pays nothing"),
+    (P4, {"Anna": 30, "Ben": 30, "Cla": 30, "Dora": 14}, "split", [-1, 0, 0, 1],
+     "split: 3 tied owe Dora 1 together; the one unit falls to Anna, first in seating order"),
+    (P4, {"Anna": 26, "Ben": 26, "Cla": 26, "Dora": 26}, "each_top_pays", [0, 0, 0, 0], "everyone tied: nobody pays"),
+]
+
+
+@pytest.mark.parametrize("players,points,tie,expected,source", MISERE, ids=[m[4][:40] for m in MISERE])
+def test_misere(players, points, tie, expected, source):
+    result = score(players, misere(points), rules(misere_tie=tie))
+    assert [result.scores[p] for p in players] == expected, source
+    assert result.points == points
+
+
+def test_misere_points_outside_the_tapp_range_warn():
+    # 4 players: the 10 Tapp cards hold at least 10 points, so the piles add up to at most 104.
+    result = score(P4, misere({"Anna": 40, "Ben": 30, "Cla": 20, "Dora": 20}), rules())
+    assert len(result.warnings) == 1 and "between 67 and 104" in str(result.warnings[0])
+    # With the Visp 6-card Tapp (14 each) up to 108 is possible: 110 still warns, 108 doesn't.
+    assert score(P4, misere({"Anna": 40, "Ben": 30, "Cla": 20, "Dora": 18}), rules(tapp_4p=6)).warnings == ()
+
+
+def test_misere_from_cards():
+    # Anna: the 7 five-point cards and the 4 queens = 35 + 16 = 51; Ben: cavaliers and jacks = 12 + 8 = 20;
+    # Cla: 35 of the 43 one-point cards; the other 8 are the 3-player Tapp. 51 + 20 + 35 = 106 = 114 − 8.
+    fives = ["FOOL", "T21", "T1", "SW-K", "BA-K", "CU-K", "CO-K"]
+    queens = [f"{s}-Q" for s in C.SUITS]
+    courts = [f"{s}-{r}" for s in C.SUITS for r in "CJ"]
+    ones = [c for c in troggu.DECK if c not in fives + queens + courts]
+    assert len(ones) == 43
+    hand = {"contract": "misere", "misere_cards": {"Anna": fives + queens, "Ben": courts, "Cla": ones[8:]}}
+    result = score(P3, hand, rules())
+    assert result.points == {"Anna": 51, "Ben": 20, "Cla": 35}
+    assert result.scores == {"Anna": -2, "Ben": 1, "Cla": 1} and result.warnings == ()
+
+
+def test_misere_cards_twice():
+    with pytest.raises(DuplicateCard):
+        score(P3, {"contract": "misere", "misere_cards": {"Anna": ["SW-K"], "Ben": ["SW-K"], "Cla": []}}, rules())
+
+
+def test_misere_at_seven_needs_fool_and_one_in_the_tapp():
+    piles = {p: [] for p in P7}
+    piles["Cla"] = ["FOOL"]
+    with pytest.raises(BadHand, match="Fool and I"):
+        score(P7, {"contract": "misere", "misere_cards": piles}, rules())
+
+
+BAD = [
+    (P4, normal(63, declarer="Zoe"), UnknownPlayer, "declarer"),
+    (P7, normal(63, partner="Zoe"), UnknownPlayer, "partner"),
+    (P5, normal(63, partner="Ben"), BadHand, "only at 7 or 8"),
+    (P7, solo(63, partner="Ben"), BadHand, "solo has no partner"),
+    (P4, normal(115), BadHand, "between 0 and 114"),
+    (P4, normal(-1), BadHand, "between 0 and 114"),
+    (P4, normal(57.5), BadRequest, "whole number"),
+    (P4, normal("63"), BadRequest, "whole number"),
+    (P4, normal(True), BadRequest, "whole number"),
+    (P4, {**normal(63), "declarer_cards": ["T21"]}, BadRequest, "not both"),
+    (P4, {"contract": "normal", "declarer": "Anna"}, BadRequest, "not both and not neither"),
+    (P4, {**normal(63), "tapp": 3}, BadRequest, "unknown field"),
+    (P4, {"contract": "bettel", "declarer": "Anna", "declarer_points": 63}, BadHand, "not a Troggu contract"),
+    (P4, {"contract": 3}, BadRequest, "normal, solo or misere"),
+    (P4, {"declarer": "Anna", "declarer_points": 63}, BadRequest, "lacks"),
+    (P4, {"contract": "normal", "declarer_points": 63}, BadRequest, "declarer"),
+    (P4, normal(40, no_tricks="opponents"), BadHand, "can't have won"),
+    (P4, normal(70, no_tricks="declarer"), BadHand, "can't have won"),
+    (P4, normal(57, no_tricks="opponents"), BadHand, "57"),
+    (P4, normal(100, no_tricks="opponents"), BadHand, "Fool's 5 points"),
+    (P4, normal(50, no_tricks="declarer"), BadHand, "at most 47"),
+    (P4, normal(100, no_tricks="nobody"), BadHand, "not a side"),
+    (P4, {**misere({"Anna": 1, "Ben": 1, "Cla": 1, "Dora": 1}), "declarer": "Anna"}, BadHand, "misère has no"),
+    (P4, {**normal(60), "misere_points": {}}, BadHand, "belongs to a misère"),
+    (P4, misere({"Anna": 40, "Ben": 30, "Cla": 20}), BadRequest, "lacks Dora"),
+    (P4, misere({"Anna": 40, "Ben": 30, "Cla": 20, "Dora": 10, "Zoe": 1}), UnknownPlayer, "Zoe"),
+    (P4, misere({"Anna": 60, "Ben": 30, "Cla": 20, "Dora": 10}), BadHand, "more than the deck"),
+    (P4, misere([40, 30, 20, 10]), BadRequest, "one entry per player"),
+    (["Anna", "Ben"], normal(60), BadHand, "3 to 8 players"),
+    (P4 + ["Eva", "Fritz", "Gian", "Hans", "Ida"], normal(60), BadHand, "3 to 8 players"),
+]
+
+
+@pytest.mark.parametrize("players,hand,error,words", BAD, ids=[b[3] for b in BAD])
+def test_bad_input(players, hand, error, words):
+    with pytest.raises(error, match=words):
+        score(players, hand, rules())
+
+
+def test_min_players_option():
+    assert score(P3, normal(60), rules())
+    with pytest.raises(BadHand, match="4 to 8 players"):
+        score(P3, normal(60), rules(min_players=4))
+
+
+# Properties over random hands (Hypothesis).
+
+@st.composite
+def declared_hands(draw):
+    n = draw(st.integers(3, 8))
+    players = [f"P{i}" for i in range(n)]
+    contract = draw(st.sampled_from(["normal", "solo"]))
+    declarer = draw(st.sampled_from(players))
+    partner = None
+    if contract == "normal" and n >= 7:
+        partner = draw(st.sampled_from([None] + players))
+    hand = {"contract": contract, "declarer": declarer, "partner": partner,
+            "declarer_points": draw(st.integers(0, 114)),
+            "no_tricks": draw(st.sampled_from([None, None, "declarer", "opponents"]))}
+    over = {"match_with_tapp_points": draw(st.booleans())}
+    return players, hand, over
+
+
+def scored(players, hand, over):
+    try:
+        return score(players, hand, rules(**over))
+    except BadHand:
+        reject()
+
+
+@settings(max_examples=300, deadline=None)
+@given(declared_hands())
+def test_scores_sum_to_zero(case):
+    players, hand, over = case
+    result = scored(players, hand, over)
+    assert sum(result.scores.values()) == 0
+    assert set(result.scores) == set(players)
+
+
+@settings(max_examples=300, deadline=None)
+@given(declared_hands(), st.integers(1, 20))
+def test_more_points_never_lower_the_declarer(case, more):
+    players, hand, over = case
+    try:
+        low = score(players, hand, rules(**over))
+        high = score(players, {**hand, "declarer_points": min(114, hand["declarer_points"] + more)}, rules(**over))
+    except BadHand:
+        reject()
+    assert high.scores[hand["declarer"]] >= low.scores[hand["declarer"]]
+    if hand["partner"]:
+        assert high.scores[hand["partner"]] >= low.scores[hand["partner"]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(3, 8).flatmap(lambda n: st.lists(st.integers(0, 14), min_size=n, max_size=n)),
+       st.sampled_from(["each_top_pays", "split", "none"]))
+def test_misere_sums_to_zero_and_the_top_pays(points, tie):
+    players = [f"P{i}" for i in range(len(points))]
+    result = score(players, misere(dict(zip(players, points))), rules(misere_tie=tie))
+    assert sum(result.scores.values()) == 0
+    top = max(points)
+    for p, pts in zip(players, points):
+        assert (result.scores[p] <= 0) if pts == top else (result.scores[p] >= 0)
