@@ -64,3 +64,61 @@ def browser_context_args(browser_context_args):
     """Every page is a phone held upright."""
     return {**browser_context_args, "viewport": PHONE, "is_mobile": True, "has_touch": True,
             "device_scale_factor": 2}
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory):
+    """Start a throwaway PostgreSQL cluster (TOOLING.md); yield a function that makes a fresh database URL.
+
+    Under CI=true a cluster that can't start is a failure, never a silent skip.
+    """
+    import os
+    import pwd
+    import shutil
+    import socket
+    import subprocess
+    import tempfile
+
+    def give_up(why):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL is required in CI: {why}")
+        pytest.skip(f"PostgreSQL not available: {why}")
+
+    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
+    if not initdb or not pg_ctl:
+        give_up("initdb/pg_ctl not on PATH")
+    as_user = []
+    workdir = tempfile.mkdtemp(prefix="sk-pg-")
+    if os.geteuid() == 0:  # initdb refuses root: run it as postgres in a directory postgres owns
+        try:
+            pw = pwd.getpwnam("postgres")
+        except KeyError:
+            give_up("no postgres user")
+        os.chown(workdir, pw.pw_uid, pw.pw_gid)
+        as_user = ["runuser", "-u", "postgres", "--"]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    data = os.path.join(workdir, "data")
+    try:
+        subprocess.run(as_user + [initdb, "-D", data, "--auth=trust", "-U", "app", "-E", "UTF8", "--no-sync"],
+                       check=True, capture_output=True, timeout=120)
+        subprocess.run(as_user + [pg_ctl, "-D", data, "-l", os.path.join(workdir, "log"), "-w", "-o",
+                                  f"-p {port} -k {workdir} -c listen_addresses=127.0.0.1 -c fsync=off", "start"],
+                       check=True, capture_output=True, timeout=120)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as e:
+        shutil.rmtree(workdir, ignore_errors=True)
+        give_up(f"{e}: {getattr(e, 'stderr', b'')!r}")
+    import psycopg
+
+    counter = iter(range(1, 1_000_000))
+
+    def fresh_database() -> str:
+        name = f"test_{next(counter)}"
+        with psycopg.connect(f"host=127.0.0.1 port={port} user=app dbname=postgres", autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return f"postgresql+psycopg://app@127.0.0.1:{port}/{name}"
+
+    yield fresh_database
+    subprocess.run(as_user + [pg_ctl, "-D", data, "-m", "fast", "-w", "stop"], capture_output=True, timeout=60)
+    shutil.rmtree(workdir, ignore_errors=True)

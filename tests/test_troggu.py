@@ -84,7 +84,7 @@ def test_explanation_reads_step_by_step():
         "3 opponents × 1 → Anna +3.",
     ]
     text = [str(x) for x in score(P7, normal(70, partner="Ben"), rules()).explanation]
-    assert text[-1] == "5 opponents × 1 = 5: partner Ben +2, Tappist Anna +3."
+    assert text[-1] == "5 opponents × 1 = 5: partner Ben 2 × 1 → +2, Tappist Anna the rest → +3."
 
 
 def test_cards_are_counted():
@@ -93,7 +93,12 @@ def test_cards_are_counted():
             "SW-C", "BA-C", "CU-C", "CO-C"]
     result = score(P4, {"contract": "normal", "declarer": "Anna", "declarer_cards": pile}, rules())
     assert result.points == {"declarer": 63, "opponents": 51}
-    assert result.scores["Anna"] == 3 and result.warnings == ()
+    assert result.scores["Anna"] == 3
+    # 15 − 10 Tapp cards = 5, not tricks of 4: a warning; the score still stands.
+    assert len(result.warnings) == 1 and "15 cards can't happen" in str(result.warnings[0])
+    # 14 = 1 trick of 4 + the 10 of the Tapp: no warning (the cavalier of coins moves to the opponents).
+    real = score(P4, {"contract": "normal", "declarer": "Anna", "declarer_cards": pile[:-1]}, rules())
+    assert real.points["declarer"] == 60 and real.warnings == ()
 
 
 def test_pile_smaller_than_the_tapp_warns():

@@ -15,6 +15,7 @@ OUDLERS = frozenset({"T1", "T21", C.FOOL})
 TOTAL = 91
 THRESHOLDS = {0: 56, 1: 51, 2: 41, 3: 36}  # points the taker needs, by oudlers held
 OUDLER_VALUE = Fraction(9, 2)
+CHIEN = {3: 6, 4: 6, 5: 3}  # RULES.md §6 deal table
 BASE = 25  # french-tarot-wikipedia.txt: "starts with a basic score of 25 points"
 PETIT_AU_BOUT = 10  # "10 points is added to or deducted from the hand score before multiplying"
 CONTRACTS = {"prise": "Prise", "garde": "Garde", "garde_sans": "Garde sans", "garde_contre": "Garde contre"}
@@ -76,7 +77,7 @@ def score(players: list[str], hand: dict, rules: dict) -> Result:
     taker = seat(hand["taker"], players, "taker")
     contract = _contract(hand["contract"], rules)
     partner = _partner(hand.get("partner"), players, taker)
-    points, oudlers, explanation = _attack(hand, rules)
+    points, oudlers, explanation, pile = _attack(hand, rules)
     pab = _side(hand.get("petit_au_bout"), "petit_au_bout")
     chelem = _chelem(hand.get("chelem"))
     poignees = _poignees(hand.get("poignees"), players, rules)
@@ -140,20 +141,17 @@ def score(players: list[str], hand: dict, rules: dict) -> Result:
 
     # Poignées: not multiplied, to the side that wins the deal, whoever showed them (RULES.md §6).
     for who, size, bonus in poignees:
-        after = value + sign * bonus
-        if made:
-            explanation.append(line("{size} poignée shown by {name}: {bonus} to the attack, which won: {before} + {bonus} = {after}.",
-                                    size=size.capitalize(), name=who, bonus=bonus, before=num(value), after=num(after)))
-        else:
-            explanation.append(line("{size} poignée shown by {name}: {bonus} to the defence, which won: {before} − {bonus} = {after}.",
-                                    size=size.capitalize(), name=who, bonus=bonus, before=num(value), after=num(after)))
-        value = after
+        explanation.append(_poignee_line(size, made, name=who, bonus=bonus, before=num(value),
+                                         after=num(value + sign * bonus)))
+        value += sign * bonus
     if chelem is not None:
         bonus = -rules["defence_chelem_bonus"] if chelem == "defence_made" else CHELEM[chelem]
         value = _chelem_line(explanation, chelem, value, bonus)
 
     scores = _settle(players, taker, partner, value, explanation)
     warnings = []
+    if pile is not None:
+        _pile_size(pile, n, contract, warnings)
     if miseres:
         _misere_bonuses(players, miseres, scores, explanation, warnings)
     if rules["round_to_10"]:
@@ -190,9 +188,10 @@ def _attack(hand, rules):
         if hand.get("oudlers") is not None:
             raise BadRequest("Give “oudlers” only with “points”: with “cards” they are counted from the cards.")
         count = pile_of(GAME, hand["cards"], rules)
-        return count.points, count.oudlers, [line("The attack's cards: {working}.", working=count.working.render())]
+        return count.points, count.oudlers, [line("The attack's cards: {working}.", working=count.working.render())], count.cards
     raw = hand["points"]
-    if isinstance(raw, bool) or not isinstance(raw, (int, float, Fraction)) or not math.isfinite(raw):
+    if isinstance(raw, bool) or not isinstance(raw, (int, float, Fraction)) or (
+            isinstance(raw, float) and not math.isfinite(raw)):
         raise BadRequest("“points” must be a number such as 48 or 40.5.")
     points = Fraction(raw)
     if points.denominator not in (1, 2):
@@ -206,7 +205,7 @@ def _attack(hand, rules):
         raise BadRequest("“oudlers” must be a whole number, 0 to 3.")
     if not 0 <= oudlers <= 3:
         raise BadHand(f"There are only 3 oudlers (the Petit, the 21 and the Excuse), not {oudlers}.")
-    return points, oudlers, []
+    return points, oudlers, [], None
 
 
 def _side(value, field):
@@ -275,6 +274,29 @@ def _miseres(value, players, rules):
     if len(set(names)) != len(names):
         raise BadHand("A player declares misère only once per deal.")
     return names
+
+
+def _pile_size(cards, n, contract, warnings):
+    """Warn when the attack's pile can't be tricks of n plus the chien (the Excuse exchange keeps sizes)."""
+    chien = 0 if contract == "garde_contre" else CHIEN[n]  # garde contre: the chien goes to the defence
+    if cards < chien or (cards - chien) % n:
+        warnings.append(line("The attack's pile should be tricks of {n} cards plus the {chien} of the chien; "
+                             "{cards} cards can't happen (unless the Excuse went unpaid).", n=n, chien=chien, cards=cards))
+
+
+def _poignee_line(size, made, **args):
+    """Say where a poignée's bonus goes (literal sentences, so that each is translatable)."""
+    if size == "single" and made:
+        return line("Single poignée shown by {name}: {bonus} to the attack, which won: {before} + {bonus} = {after}.", **args)
+    if size == "single":
+        return line("Single poignée shown by {name}: {bonus} to the defence, which won: {before} − {bonus} = {after}.", **args)
+    if size == "double" and made:
+        return line("Double poignée shown by {name}: {bonus} to the attack, which won: {before} + {bonus} = {after}.", **args)
+    if size == "double":
+        return line("Double poignée shown by {name}: {bonus} to the defence, which won: {before} − {bonus} = {after}.", **args)
+    if made:
+        return line("Triple poignée shown by {name}: {bonus} to the attack, which won: {before} + {bonus} = {after}.", **args)
+    return line("Triple poignée shown by {name}: {bonus} to the defence, which won: {before} − {bonus} = {after}.", **args)
 
 
 def _chelem_line(explanation, chelem, value, bonus):

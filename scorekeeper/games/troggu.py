@@ -85,10 +85,14 @@ def _declared(players, hand, rules, contract) -> Result:
         if count.cards < size:
             warnings.append(line("The declarer's side always has the {size} cards of the Tapp or the discards; "
                                  "this pile has only {n}.", size=size, n=count.cards))
+        elif (count.cards - size) % n:
+            # Tricks of n cards plus the Tapp (the Visp Fool exchange keeps the sizes).
+            warnings.append(line("The declarer's side should hold tricks of {n} cards plus the {size} of the Tapp; "
+                                 "{cards} cards can't happen (unless the Fool was kept back without exchange).",
+                                 n=n, size=size, cards=count.cards))
     pts = {"declarer": points, "opponents": opponents}
 
-    role = "solo" if contract == "solo" else "tappist"
-    if role == "solo":
+    if contract == "solo":
         explanation.append(line("Soloist {name} (Tapp included): {points} points; opponents {opponents}.",
                                 name=declarer, points=points, opponents=opponents))
     elif partner:
@@ -97,6 +101,9 @@ def _declared(players, hand, rules, contract) -> Result:
     else:
         explanation.append(line("Tappist {name} (Tapp included): {points} points; opponents {opponents}.",
                                 name=declarer, points=points, opponents=opponents))
+        if n in PARTNER_TABLE:
+            explanation.append(line("No partner (the called card was in the Tapp or {name}'s own hand): {name} plays alone.",
+                                    name=declarer))
 
     no_tricks = hand.get("no_tricks")
     if no_tricks is not None and not isinstance(no_tricks, str):
@@ -148,7 +155,8 @@ def _declared(players, hand, rules, contract) -> Result:
         # troggu-visp-de.txt: the partner gets or pays double the base, the Tappist the rest.
         scores[partner] = sign * PARTNER_UNITS * unit
         scores[declarer] = sign * (k - PARTNER_UNITS) * unit
-        explanation.append(line("{k} opponents × {unit} = {total}: partner {partner} {p_score}, Tappist {name} {d_score}.",
+        explanation.append(line("{k} opponents × {unit} = {total}: partner {partner} 2 × {unit} → {p_score}, "
+                                "Tappist {name} the rest → {d_score}.",
                                 k=k, unit=unit, total=k * unit, partner=partner, name=declarer,
                                 p_score=signed(scores[partner]), d_score=signed(scores[declarer])))
     else:

@@ -1,0 +1,165 @@
+"""The scoreboard: every stored hand re-scored by the engine, totals, dealers, money in words."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
+from . import settle
+from .errors import ScoreError
+from .games import Result, get_game, resolve_rules
+
+# How many deals make one game, where the rules say (RULES.md §1: Troccas four deals; §4: 1659 three rounds).
+DEALS_PER_GAME = {"troccas": 4, "swiss_tarot_1659": 3}
+MINOR = {"CHF": "Rappen", "EUR": "cents"}
+
+
+@dataclass
+class Row:
+    """One hand on the scoreboard."""
+
+    hand: object
+    index: int  # 1-based position among the live hands
+    dealer: str
+    summary: str
+    scores: dict = field(default_factory=dict)
+    payouts: dict = field(default_factory=dict)
+    explanation: list = field(default_factory=list)
+    error: str | None = None
+
+
+@dataclass
+class Board:
+    table: object
+    game: object
+    rows: list  # oldest first
+    units: dict
+    money: dict
+    next_dealer: str
+    games: list  # Troccas/1659: [(number, deals, {player: units}, complete)]
+
+
+def fmt_money(minor: int, currency: str, signed: bool = False) -> str:
+    """Write an amount for people: 10 Rappen, CHF 1.20, +CHF 0.40 (signed), never floats."""
+    if signed and minor == 0:
+        return "0"
+    sign = ("+" if minor > 0 else "−") if signed else ("−" if minor < 0 else "")
+    value = abs(minor)
+    if not signed and value < 100 and currency in MINOR:
+        return f"{sign}{value} {MINOR[currency]}"
+    return f"{sign}{currency} {value // 100}.{value % 100:02d}"
+
+
+def render_lines(lines) -> list[str]:
+    """Render the engine's Lines through the translation catalogue."""
+    return [ln.render(_) if hasattr(ln, "render") else str(ln) for ln in lines]
+
+
+def score(table, facts: dict) -> Result:
+    """Score one hand's facts with the engine (raises ScoreError with the engine's sentence)."""
+    game = get_game(table.game)
+    if game.score is None:
+        raise ScoreError(_("Scoring for %(game)s isn't ready yet.", game=game.name))
+    return game.score(list(table.players), facts, resolve_rules(game, table.rules))
+
+
+def dealer(table, index: int) -> str:
+    """Return who deals hand `index` (0-based): the deal passes down the players' order of play."""
+    return table.players[(table.first_dealer + index) % len(table.players)]
+
+
+def build(table, hands) -> Board:
+    """Score every live hand and sum the units and money per player."""
+    game = get_game(table.game)
+    rows = []
+    for i, h in enumerate(hands):
+        row = Row(h, i + 1, dealer(table, i), summary(table, h.facts))
+        try:
+            result = score(table, h.facts)
+        except ScoreError as e:
+            row.error = e.message
+        else:
+            row.scores = dict(result.scores)
+            row.payouts = settle.payouts(result.scores, table.stake)
+            row.explanation = render_lines(result.explanation)
+        rows.append(row)
+    units = settle.totals(table.players, [r.scores for r in rows])
+    money = settle.totals(table.players, [r.payouts for r in rows])
+    return Board(table, game, rows, units, money, dealer(table, len(rows)), deal_games(table, rows))
+
+
+def deal_games(table, rows) -> list:
+    """Group the hands into games of four deals (Troccas) or three rounds (1659), with each game's totals."""
+    size = DEALS_PER_GAME.get(table.game)
+    if not size:
+        return []
+    out = []
+    for start in range(0, len(rows), size):
+        chunk = rows[start:start + size]
+        out.append((start // size + 1, len(chunk), settle.totals(table.players, [r.scores for r in chunk]),
+                    len(chunk) == size))
+    return out
+
+
+def money_sentence(payouts: dict, currency: str) -> str:
+    """Say what a hand costs, e.g. "Anna wins: each of the 4 opponents pays her 10 Rappen"."""
+    winners = [p for p, v in payouts.items() if v > 0]
+    losers = [p for p, v in payouts.items() if v < 0]
+    if not winners and not losers:
+        return _("Nobody pays anything.")
+    if len(winners) == 1 and len({payouts[p] for p in losers}) == 1 and sum(payouts.values()) == 0:
+        return ngettext("%(winner)s wins: %(loser)s pays %(amount)s.",
+                        "%(winner)s wins: each of the %(num)d opponents pays %(amount)s.", len(losers),
+                        winner=winners[0], loser=losers[0], amount=fmt_money(-payouts[losers[0]], currency))
+    if len(losers) == 1 and len({payouts[p] for p in winners}) == 1 and sum(payouts.values()) == 0:
+        return ngettext("%(loser)s loses: pays %(winner)s %(amount)s.",
+                        "%(loser)s loses: pays each of the %(num)d others %(amount)s.", len(winners),
+                        loser=losers[0], winner=winners[0], amount=fmt_money(payouts[winners[0]], currency))
+    parts = [_("%(player)s gets %(amount)s", player=p, amount=fmt_money(payouts[p], currency)) for p in winners]
+    parts += [_("%(player)s pays %(amount)s", player=p, amount=fmt_money(-payouts[p], currency)) for p in losers]
+    return "; ".join(parts) + "."
+
+
+def summary(table, facts: dict) -> str:
+    """Say in a few words what was declared: who, which contract, the points."""
+    g = table.game
+    f = facts or {}
+    if g == "troggu":
+        if f.get("contract") == "misere":
+            return _("Misère")
+        names = {"normal": _("Normal"), "solo": _("Solo")}
+        text = _("%(player)s: %(contract)s, %(points)s points", player=f.get("declarer"),
+                 contract=names.get(f.get("contract"), f.get("contract")), points=f.get("declarer_points"))
+        if f.get("partner") and f.get("partner") != f.get("declarer"):
+            text += _(" with %(partner)s", partner=f["partner"])
+        if f.get("no_tricks"):
+            text += " · " + _("Match")
+        return text
+    if g == "french_tarot":
+        names = {"prise": _("Prise"), "garde": _("Garde"), "garde_sans": _("Garde sans"),
+                 "garde_contre": _("Garde contre")}
+        text = _("%(player)s: %(contract)s, %(points)s points, %(oudlers)s oudlers", player=f.get("taker"),
+                 contract=names.get(f.get("contract"), f.get("contract")), points=f.get("points"),
+                 oudlers=f.get("oudlers"))
+        if f.get("partner") and f.get("partner") != f.get("taker"):
+            text += _(" with %(partner)s", partner=f["partner"])
+        if f.get("petit_au_bout"):
+            text += " · " + _("petit au bout")
+        if f.get("poignees"):
+            text += " · " + _("poignée")
+        if f.get("chelem"):
+            text += " · " + _("chelem")
+        return text
+    if g == "troccas":
+        team = next((t for t in f.get("teams", []) if f.get("side") in t), [])
+        return _("%(team)s: %(points)s points", team=" & ".join(team), points=f.get("points"))
+    if g == "triomphe_forcee":
+        if f.get("la_mort"):
+            return _("La Mort: %(player)s", player=f["la_mort"])
+        if f.get("tricks"):
+            return _("Tricks: %(winners)s", winners=", ".join(f["tricks"]))
+        return _("Not played")
+    if "bids" in f:
+        return _("Bids: %(bids)s", bids=" · ".join(f"{p} {v:+d}" for p, v in f["bids"].items()))
+    return " · ".join(f"{p} {v}" for p, v in (f.get("points") or {}).items())

@@ -1,0 +1,163 @@
+"""WTForms for opening a table, plus the parsing helpers the hand forms share."""
+from __future__ import annotations
+
+import secrets
+from decimal import Decimal, InvalidOperation
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, FieldList, HiddenField, RadioField, StringField
+from wtforms.validators import Length
+
+CURRENCIES = (("CHF", "CHF"), ("EUR", "EUR"))
+MAX_NAME = 40
+
+
+class Problem(ValueError):
+    """A field's value is wrong: `field` names it, the message says why."""
+
+    def __init__(self, field, message: str):
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+def fail(field, message: str) -> None:
+    """Attach a message to a field (WTForms keeps errors as a tuple until validate())."""
+    field.errors = [*field.errors, message]
+
+
+def money_minor(text: str) -> int:
+    """Parse an amount such as 0.10, 0,05 or 1 into minor units (Rappen, cents)."""
+    try:
+        value = Decimal((text or "").strip().replace(",", ".").replace("'", ""))
+    except InvalidOperation:
+        raise ValueError(_("Write an amount such as 0.10.")) from None
+    minor = value * 100
+    if not value.is_finite() or minor != minor.to_integral_value() or minor <= 0:
+        raise ValueError(_("Write an amount above zero with at most two decimals, such as 0.10."))
+    if minor > 1_000_000:
+        raise ValueError(_("That stake is too high for a card table (at most 10,000)."))
+    return int(minor)
+
+
+def whole(field, low: int, high: int, what: str) -> int | None:
+    """Parse a field as a whole number in range; record a message at the field and return None if not."""
+    text = (field.data or "").strip()
+    if not text:
+        fail(field, _("Enter the %(what)s.", what=what))
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        fail(field, _("The %(what)s must be a whole number.", what=what))
+        return None
+    if not low <= value <= high:
+        fail(field, _("The %(what)s must be between %(low)s and %(high)s.", what=what, low=low, high=high))
+        return None
+    return value
+
+
+def new_token() -> str:
+    """Return a fresh idempotency token for a form (a double tap posts it twice, one hand results)."""
+    return secrets.token_urlsafe(16)
+
+
+def table_form_class(game, shown: int):
+    """Build the form that opens a table of `game`: players, first dealer, house rules, stake."""
+
+    class TableForm(FlaskForm):
+        players = FieldList(StringField(validators=[Length(max=MAX_NAME)]), min_entries=game.max_players,
+                            max_entries=game.max_players)
+        first_dealer = RadioField(_l("Who deals first"), default="0",
+                                  choices=[(str(i), _("Player %(n)s", n=i + 1)) for i in range(game.max_players)])
+        stake = StringField(_l("Stake"))
+        currency = RadioField(_l("Currency"), choices=CURRENCIES, default="CHF")
+
+        def names(self) -> list[str]:
+            return [(f.data or "").strip() for f in self.players if (f.data or "").strip()]
+
+        def check(self) -> dict | None:
+            """Return the table's settings, or None with messages at the fields."""
+            ok = self.validate()
+            names = self.names()
+            seen = set()
+            for f in self.players:
+                name = (f.data or "").strip()
+                if name.casefold() in seen:
+                    fail(f, _("Two players can't have the same name."))
+                    ok = False
+                if name:
+                    seen.add(name.casefold())
+            low = game.min_players
+            if not low <= len(names) <= game.max_players:
+                fail(self.players, _("%(game)s needs %(low)s to %(high)s players; you named %(n)s.",
+                                     game=game.name, low=low, high=game.max_players, n=len(names))
+                     if low != game.max_players else
+                     _("%(game)s needs %(low)s players; you named %(n)s.", game=game.name, low=low, n=len(names)))
+                ok = False
+            dealer = int(self.first_dealer.data or 0)
+            if dealer >= max(len(names), 1):
+                fail(self.first_dealer, _("Choose one of the players you named."))
+                ok = False
+            try:
+                stake = money_minor(self.stake.data)
+            except ValueError as e:
+                fail(self.stake, str(e))
+                ok = False
+            rules = {}
+            for name, opt in game.options.items():
+                try:
+                    rules[name] = rule_value(opt, getattr(self, "rule_" + name).data)
+                except ValueError as e:
+                    fail(getattr(self, "rule_" + name), str(e))
+                    ok = False
+            if not ok:
+                return None
+            # the first dealer is counted among the named players, in the order they were typed
+            return dict(players=names, first_dealer=dealer, stake=stake, currency=self.currency.data, rules=rules)
+
+    for name, opt in game.options.items():
+        setattr(TableForm, "rule_" + name, rule_field(opt))
+    TableForm.shown = shown
+    return TableForm
+
+
+def rule_field(opt):
+    """Return the form field for one house rule, defaulting to the engine's default."""
+    if isinstance(opt.default, bool):
+        return BooleanField(default=opt.default)
+    if opt.choices is not None:
+        return RadioField(choices=[(str(c), str(c)) for c in opt.choices], default=str(opt.default))
+    if isinstance(opt.default, list):
+        return StringField(default=", ".join(str(v) for v in opt.default))
+    return StringField(default=str(opt.default))
+
+
+def rule_value(opt, data):
+    """Turn a house-rule field's data back into the engine's type."""
+    if isinstance(opt.default, bool):
+        return bool(data)
+    if opt.choices is not None:
+        for c in opt.choices:
+            if str(c) == str(data):
+                return c
+        raise ValueError(_("Choose one of the offered values."))
+    if isinstance(opt.default, list):
+        parts = [p.strip() for p in str(data or "").replace(";", ",").split(",") if p.strip()]
+        if len(parts) != len(opt.default) or not all(p.isdigit() for p in parts):
+            raise ValueError(_("Write %(n)s whole numbers separated by commas.", n=len(opt.default)))
+        return [int(p) for p in parts]
+    if isinstance(opt.default, int):
+        try:
+            return int(str(data).strip())
+        except ValueError:
+            raise ValueError(_("Write a whole number.")) from None
+    return str(data)
+
+
+class ImportForm(FlaskForm):
+    """Upload a table's JSON export."""
+
+    token = HiddenField()

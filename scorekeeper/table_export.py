@@ -1,0 +1,128 @@
+"""A table as CSV (for a spreadsheet) and as JSON (importing it restores the table exactly)."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import datetime
+
+from flask import Response, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from . import board, store
+from .errors import ScoreError
+from .games import all_games, check_players, resolve_rules
+from .settle import COINS
+from .tables import bp, load
+
+FORMAT = "scorekeeper.table"
+MAX_IMPORT = 2_000_000  # bytes: thousands of hands
+
+
+def table_json(table, hands) -> dict:
+    """Describe a table and its hands; totals are included for reading, re-derived on import."""
+    b = board.build(table, hands)
+    return {
+        "format": FORMAT, "format_version": 1,
+        "game": table.game, "players": list(table.players), "rules": table.rules, "stake": table.stake,
+        "currency": table.currency, "first_dealer": table.first_dealer, "version": table.version,
+        "created_at": table.created_at.isoformat(),
+        "hands": [{"number": h.number, "version": h.version, "created_at": h.created_at.isoformat(),
+                   "updated_at": h.updated_at.isoformat(), "hand": h.facts} for h in hands],
+        "totals": {"units": b.units, "money": b.money},
+    }
+
+
+@bp.get("/t/<table_id>/export.json")
+def export_json(table_id):
+    table, _game = load(table_id)
+    body = json.dumps(table_json(table, store.list_hands(table.id)), ensure_ascii=False, indent=1)
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="table-{table.game}.json"'})
+
+
+@bp.get("/t/<table_id>/export.csv")
+def export_csv(table_id):
+    table, _game = load(table_id)
+    b = board.build(table, store.list_hands(table.id))
+    out = io.StringIO()
+    w = csv.writer(out)
+    players = list(table.players)
+    w.writerow([_("Hand"), _("Dealer"), _("What")] + [f"{p} ({_('units')})" for p in players]
+               + [f"{p} ({table.currency})" for p in players])
+    for r in b.rows:
+        w.writerow([r.index, r.dealer, r.summary] + [r.scores.get(p, "") for p in players]
+                   + [_decimal(r.payouts[p]) if p in r.payouts else "" for p in players])
+    w.writerow([_("Total"), "", ""] + [b.units[p] for p in players] + [_decimal(b.money[p]) for p in players])
+    return Response(out.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="table-{table.game}.csv"'})
+
+
+def _decimal(minor: int) -> str:
+    sign = "-" if minor < 0 else ""
+    return f"{sign}{abs(minor) // 100}.{abs(minor) % 100:02d}"
+
+
+class BadImport(ValueError):
+    pass
+
+
+def _when(text) -> datetime:
+    try:
+        return datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        raise BadImport(_("A date in the file can't be read.")) from None
+
+
+def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
+    """Check an exported table and return it ready to store; raise BadImport with a sentence."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("format_version") != 1:
+        raise BadImport(_("This is not a table exported from Scorekeeper."))
+    game = all_games().get(data.get("game"))
+    if game is None:
+        raise BadImport(_("The file names a game this app doesn't know."))
+    try:
+        players = check_players(game, data.get("players"))
+        rules = resolve_rules(game, data.get("rules"))
+    except ScoreError as e:
+        raise BadImport(e.message) from None
+    stake, dealer, version = data.get("stake"), data.get("first_dealer"), data.get("version")
+    if type(stake) is not int or stake <= 0 or data.get("currency") not in COINS:
+        raise BadImport(_("The stake or currency in the file is not valid."))
+    if type(dealer) is not int or not 0 <= dealer < len(players) or type(version) is not int:
+        raise BadImport(_("The first dealer or version in the file is not valid."))
+    table = store.TableInfo("", game.id, tuple(players), rules, stake, data["currency"], dealer, version,
+                            _when(data.get("created_at")))
+    hands, numbers = [], set()
+    for item in data.get("hands") or []:
+        if not isinstance(item, dict) or type(item.get("number")) is not int or item["number"] in numbers \
+                or type(item.get("version")) is not int or not isinstance(item.get("hand"), dict):
+            raise BadImport(_("A hand in the file is not valid."))
+        numbers.add(item["number"])
+        try:
+            board.score(table, item["hand"])
+        except ScoreError as e:
+            raise BadImport(_("Hand %(n)s: %(message)s", n=item["number"], message=e.message)) from None
+        hands.append(store.Hand(0, item["number"], item["hand"], item["version"], _when(item.get("created_at")),
+                                _when(item.get("updated_at"))))
+    return table, sorted(hands, key=lambda h: h.number)
+
+
+@bp.route("/tables/import", methods=["GET", "POST"])
+def import_table():
+    message = None
+    if request.method == "POST":
+        upload = request.files.get("file")
+        raw = upload.read(MAX_IMPORT + 1) if upload else b""
+        try:
+            if not raw or len(raw) > MAX_IMPORT:
+                raise BadImport(_("Choose a table's JSON export (at most 2 MB)."))
+            try:
+                data = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                raise BadImport(_("This file is not JSON.")) from None
+            table = store.import_table(*parse(data))
+            return redirect(url_for("tables.show", table_id=table.id), 303)
+        except BadImport as e:
+            message = str(e)
+    return render_template("table_import.html", message=message)

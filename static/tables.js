@@ -1,0 +1,49 @@
+// This phone's tables: remembered in localStorage (no list of all tables exists on the server).
+(function () {
+  "use strict";
+  var KEY = "scorekeeper.tables";
+  function load() {
+    try { return JSON.parse(localStorage.getItem(KEY)) || []; } catch (e) { return []; }
+  }
+  function save(list) {
+    try { localStorage.setItem(KEY, JSON.stringify(list.slice(0, 30))); } catch (e) { /* private mode */ }
+  }
+  var table = document.getElementById("table");
+  if (table) {  // a table page: remember it, newest first
+    var entry = { id: table.dataset.tableId, game: table.dataset.game, href: location.pathname,
+                  players: JSON.parse(table.dataset.players || "[]"), at: Date.now() };
+    save([entry].concat(load().filter(function (t) { return t.id !== entry.id; })));
+  }
+  var mine = document.getElementById("my-tables");
+  if (mine) {  // the home page: list them (textContent: names are never parsed as HTML)
+    load().forEach(function (t) {
+      var li = document.createElement("li"), a = document.createElement("a");
+      a.href = t.href;
+      a.className = "button secondary wide";
+      a.textContent = t.game + ": " + t.players.join(", ");
+      li.appendChild(a);
+      mine.appendChild(li);
+    });
+    if (mine.children.length) { mine.parentNode.hidden = false; }
+  }
+  var names = document.getElementById("known-names");
+  if (names) {  // opening a table: offer the names of this phone's last tables; label the dealer choice
+    var seen = {};
+    load().forEach(function (t) {
+      t.players.forEach(function (p) {
+        if (!seen[p]) { seen[p] = true; var o = document.createElement("option"); o.value = p; names.appendChild(o); }
+      });
+    });
+    var inputs = document.querySelectorAll("input[data-seat]");
+    var relabel = function () {
+      var typed = [];
+      inputs.forEach(function (i) { if (i.value.trim()) { typed.push(i.value.trim()); } });
+      document.querySelectorAll(".dealer-choice label.choice").forEach(function (label, k) {
+        label.querySelector("span").textContent = typed[k] || ("" + (k + 1));
+        label.hidden = k >= Math.max(typed.length, 1);
+      });
+    };
+    inputs.forEach(function (i) { i.addEventListener("input", relabel); });
+    relabel();
+  }
+})();

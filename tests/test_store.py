@@ -1,0 +1,130 @@
+"""store.py on SQLite and on a throwaway PostgreSQL: migrations, hands, idempotency, versions, undo."""
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from sqlalchemy import inspect
+
+from scorekeeper import create_app, store
+
+HAND = {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna", "points": 40}
+OTHER = {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna", "points": 30}
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_app(request, tmp_path):
+    """An app on a fresh, migrated database of each backend."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'store.sqlite'}"
+    else:
+        url = request.getfixturevalue("postgres_server")()
+    app = create_app({"TESTING": True, "SECRET_KEY": "s", "DATABASE_URL": url, "WTF_CSRF_ENABLED": False})
+    with app.app_context():
+        yield app
+    app.extensions["store"].dispose()
+
+
+def new_table():
+    return store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {"all_tricks_take_scart": True}, 5, "CHF", 1)
+
+
+def test_migrations_create_the_schema_from_an_empty_database(db_app):
+    names = set(inspect(db_app.extensions["store"]).get_table_names())
+    assert {"tables", "hands", "changes", "alembic_version"} <= names
+    store.upgrade(db_app)  # a second run is a no-op, not an error
+    assert set(inspect(db_app.extensions["store"]).get_table_names()) == names
+
+
+def test_sqlite_runs_in_wal_mode(tmp_path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "s", "DATABASE_URL": f"sqlite:///{tmp_path / 'w.sqlite'}"})
+    with app.extensions["store"].connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+
+
+def test_a_table_keeps_unicode_names_and_an_unguessable_id(db_app):
+    table = new_table()
+    assert len(table.id) >= 20
+    again = store.get_table(table.id)
+    assert again.players == ("Anna", "Ben", "Cla", "Zoë")
+    assert (again.stake, again.currency, again.first_dealer, again.version) == (5, "CHF", 1, 0)
+    with pytest.raises(store.NotFound):
+        store.get_table("no-such-table")
+
+
+def test_hands_are_numbered_in_order_and_keep_their_facts(db_app):
+    table = new_table()
+    first = store.add_hand(table.id, HAND, "t1")
+    second = store.add_hand(table.id, OTHER, "t2")
+    assert (first.number, second.number) == (1, 2)
+    assert [h.facts for h in store.list_hands(table.id)] == [HAND, OTHER]
+    assert store.get_table(table.id).version == 2  # every change moves the table's version on
+
+
+def test_the_same_token_twice_records_one_hand(db_app):
+    table = new_table()
+    a = store.add_hand(table.id, HAND, "same")
+    b = store.add_hand(table.id, HAND, "same")
+    assert a.number == b.number == 1
+    assert len(store.list_hands(table.id)) == 1
+
+
+def test_edit_checks_the_version_and_counts_up(db_app):
+    table = new_table()
+    store.add_hand(table.id, HAND, "a")
+    edited = store.edit_hand(table.id, 1, OTHER, "b", version=1)
+    assert edited.version == 2 and store.get_hand(table.id, 1).facts == OTHER
+    with pytest.raises(store.Stale) as stale:
+        store.edit_hand(table.id, 1, HAND, "c", version=1)  # a second phone still holding version 1
+    assert stale.value.hand.facts == OTHER
+    assert store.get_hand(table.id, 1).facts == OTHER
+
+
+def test_undo_walks_back_delete_edit_and_add(db_app):
+    table = new_table()
+    store.add_hand(table.id, HAND, "a")
+    store.add_hand(table.id, HAND, "b")
+    store.edit_hand(table.id, 1, OTHER, "c")
+    store.delete_hand(table.id, 2, "d")
+    assert [h.number for h in store.list_hands(table.id)] == [1]
+    assert store.undo(table.id).kind == "delete"
+    assert [h.number for h in store.list_hands(table.id)] == [1, 2]
+    assert store.undo(table.id).kind == "edit"
+    assert store.get_hand(table.id, 1).facts == HAND
+    assert store.undo(table.id).kind == "add"
+    assert store.undo(table.id).kind == "add"
+    assert store.list_hands(table.id) == []
+    assert store.undo(table.id) is None
+    # numbers are never reused: the next hand is 3 even though 1 and 2 were undone
+    assert store.add_hand(table.id, HAND, "e").number == 3
+
+
+def test_versions_keep_counting_up_through_undo(db_app):
+    table = new_table()
+    store.add_hand(table.id, HAND, "a")
+    store.edit_hand(table.id, 1, OTHER, "b")
+    store.undo(table.id)
+    assert store.get_hand(table.id, 1).version == 3  # add 1, edit 2, undo 3: a stale form can't slip through
+
+
+def test_concurrent_saves_all_land_with_distinct_numbers(db_app):
+    table = new_table()
+
+    def save(i):
+        with db_app.app_context():
+            return store.add_hand(table.id, {**HAND, "points": i}, f"tok-{i}").number
+
+    with ThreadPoolExecutor(8) as pool:
+        numbers = list(pool.map(save, range(24)))
+    assert sorted(numbers) == list(range(1, 25))
+    assert sorted(h.facts["points"] for h in store.list_hands(table.id)) == list(range(24))
+
+
+def test_import_keeps_numbers_versions_and_facts(db_app):
+    table = new_table()
+    store.add_hand(table.id, HAND, "a")
+    store.add_hand(table.id, OTHER, "b")
+    store.edit_hand(table.id, 2, HAND, "c")
+    store.delete_hand(table.id, 1, "d")
+    hands = store.list_hands(table.id)
+    copy = store.import_table(store.get_table(table.id), hands)
+    assert copy.id != table.id
+    assert [(h.number, h.version, h.facts) for h in store.list_hands(copy.id)] == [(2, 2, HAND)]

@@ -1,0 +1,193 @@
+"""The table pages through the Flask test client: opening, bad input, saving once, fixing, settling."""
+import json
+import re
+
+import pytest
+
+from scorekeeper import store
+
+TROCCAS = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
+           "first_dealer": "0", "stake": "0.05", "currency": "CHF", "rule_all_tricks_take_scart": "y"}
+
+
+def open_table(client, game="troccas", data=TROCCAS):
+    r = client.post(f"/tables/new/{game}", data=data)
+    assert r.status_code == 303, r.get_data(as_text=True)
+    return r.headers["Location"]
+
+
+def hands_on(client, url):
+    return len(re.findall(r'<li id="hand-\d+" class="hand">', client.get(url).get_data(as_text=True)))
+
+
+def test_open_a_table_and_land_on_its_unguessable_page(client):
+    url = open_table(client)
+    assert re.fullmatch(r"/t/[A-Za-z0-9_-]{20,}", url)
+    page = client.get(url).get_data(as_text=True)
+    assert "Hand 1" in page and "Anna deals" in page
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"players-3": ""}, "Troccas needs 4 players; you named 3."),
+    ({"players-3": "anna"}, "Two players can't have the same name."),
+    ({"stake": "zero"}, "Write an amount such as 0.10."),
+    ({"stake": "0.001"}, "Write an amount above zero with at most two decimals"),
+    ({"currency": "XYZ"}, "Not a valid choice"),
+])
+def test_bad_table_input_is_shown_at_the_field_and_kept(client, change, message):
+    r = client.post("/tables/new/troccas", data={**TROCCAS, **change})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200
+    assert message in page.replace("&#39;", "'")
+    assert 'value="Ben"' in page  # the input is kept
+
+
+def test_a_wrong_table_id_is_a_friendly_404(client):
+    r = client.get("/t/not-a-real-table")
+    assert r.status_code == 404
+    assert "There is nothing at this address" in r.get_data(as_text=True)
+    assert client.post("/t/not-a-real-table/hands", data={}).status_code == 404
+    assert client.get("/tables/new/poker").status_code == 404
+
+
+def test_there_is_no_list_of_all_tables(client):
+    open_table(client)
+    assert client.get("/tables").status_code == 404
+    assert client.get("/t/").status_code == 404
+
+
+def test_names_are_escaped(client):
+    url = open_table(client, data={**TROCCAS, "players-1": "<script>alert(1)</script>"})
+    page = client.get(url).get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_a_double_tap_on_save_records_one_hand(client):
+    url = open_table(client)
+    hand = {"partner": "Cla", "side": "first", "points": "40", "token": "one-form"}
+    assert client.post(url + "/hands", data=hand).status_code == 303
+    assert client.post(url + "/hands", data=hand).status_code == 303
+    assert hands_on(client, url) == 1
+
+
+def test_missing_and_wrong_fields_get_messages_and_keep_the_input(client):
+    url = open_table(client)
+    page = client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "80"}).get_data(as_text=True)
+    assert "The points must be between 0 and 72." in page  # Troccas: 72 points in the deck (RULES.md §1)
+    assert 'value="80"' in page
+    page = client.post(url + "/hands", data={"side": "first", "points": ""}).get_data(as_text=True)
+    assert "Enter the points." in page
+    assert hands_on(client, url) == 0
+
+
+def test_the_engine_sentence_is_shown_at_the_form(client):
+    url = open_table(client, "scarto", {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla",
+                                        "first_dealer": "0", "stake": "0.10", "currency": "CHF",
+                                        "rule_honour_trump": "T20"})
+    # 30 + 30 + 30 = 90, not the deck's 78 (RULES.md §2.1): the engine says so
+    page = client.post(url + "/hands", data={"pp0": "30", "pp1": "30", "pp2": "30"}).get_data(as_text=True)
+    assert 'class="engine-error"' in page
+    assert hands_on(client, url) == 0
+
+
+def test_one_blank_pile_is_worked_out_from_the_deck_total(client):
+    url = open_table(client, "scarto", {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla",
+                                        "first_dealer": "0", "stake": "0.10", "currency": "CHF",
+                                        "rule_honour_trump": "T20"})
+    assert client.post(url + "/hands", data={"pp0": "30", "pp1": "20", "pp2": ""}).status_code == 303
+    table_id = url.rsplit("/", 1)[1]
+    with client.application.app_context():
+        assert store.list_hands(table_id)[0].facts == {"points": {"Anna": 30, "Ben": 20, "Cla": 28}}  # 78 - 30 - 20
+
+
+def test_preview_says_the_result_in_words_and_money(client):
+    url = open_table(client)
+    page = client.post(url + "/preview", data={"partner": "Cla", "side": "first", "points": "40"}).get_data(as_text=True)
+    # Troccas 40 points: 40 - 36 = +4 each for Anna and Cla (RULES.md §1); 4 x 5 Rappen = 20 Rappen
+    assert "Anna gets 20 Rappen" in page and "Ben pays 20 Rappen" in page
+
+
+def test_edit_delete_and_undo_keep_totals_derived(client):
+    url = open_table(client)
+    client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "40", "token": "a"})
+    client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "30", "token": "b"})
+    # totals: hand 1 Anna +4, hand 2 Anna 30 - 36 = -6; together -2 (RULES.md §1)
+    assert "−CHF 0.10" in client.get(url).get_data(as_text=True) or "−10 Rappen" in client.get(url).get_data(as_text=True)
+    form = client.get(url + "/hands/1").get_data(as_text=True)
+    assert 'value="40"' in form
+    version = re.search(r'name="version" type="hidden" value="(\d+)"', form).group(1)
+    r = client.post(url + "/hands/1", data={"partner": "Cla", "side": "first", "points": "46", "token": "c",
+                                           "version": version})
+    assert r.status_code == 303
+    # hand 1 is now +10, hand 2 -6: Anna +4 units = +20 Rappen
+    assert re.search(r"Anna</th>\s*<td class=\"n\">\+4</td>", client.get(url).get_data(as_text=True))
+    assert client.post(url + "/hands/2/delete", data={}).status_code == 303
+    assert hands_on(client, url) == 1
+    client.post(url + "/undo", data={"token": "u1"})
+    assert hands_on(client, url) == 2
+    client.post(url + "/undo", data={"token": "u2"})  # undoes the edit: hand 1 back to 40
+    assert 'value="40"' in client.get(url + "/hands/1").get_data(as_text=True)
+    assert client.get(url + "/hands/99").status_code == 404
+
+
+def test_a_stale_edit_is_refused_and_shows_the_newer_hand(client):
+    url = open_table(client)
+    client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "40", "token": "a"})
+    client.post(url + "/hands/1", data={"partner": "Cla", "side": "first", "points": "41", "token": "b", "version": "1"})
+    page = client.post(url + "/hands/1", data={"partner": "Cla", "side": "first", "points": "50", "token": "c",
+                                              "version": "1"}).get_data(as_text=True)
+    assert "This hand was changed meanwhile" in page and "41 points" in page
+
+
+def test_count_the_cards_fills_the_points(client):
+    url = open_table(client)
+    # Anna's team took 2 kings, 1 queen and 17 other cards (20 cards = 5 groups of 4):
+    # nominal 5 + 5 + 4 + 17 = 31, minus 3 per group = 31 - 15 = 16 (RULES.md §1 groups of four)
+    page = client.post(url + "/hands", data={"action": "count", "count_of": "first", "partner": "Cla",
+                                             "c_kings": "2", "c_queens": "1", "c_others": "17"}).get_data(as_text=True)
+    assert re.search(r'name="points"[^>]*value="16"', page) or re.search(r'value="16"[^>]*name="points"', page)
+
+
+def test_csrf_is_required(csrf_app):
+    client = csrf_app.test_client()
+    r = client.post("/tables/new/troccas", data=TROCCAS)
+    assert r.status_code == 400
+    assert "This form has expired" in r.get_data(as_text=True)
+
+
+def test_export_then_import_gives_back_the_same_table(client):
+    url = open_table(client)
+    for i, points in enumerate(["40", "30", "50"]):
+        client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": points, "token": f"t{i}"})
+    client.post(url + "/hands/2/delete", data={})
+    exported = client.get(url + "/export.json").get_json()
+    assert exported["totals"]["units"] == {"Anna": 18, "Ben": -18, "Cla": 18, "Zoë": -18}  # (40-36)+(50-36)
+    r = client.post("/tables/import", data={"file": (__import__("io").BytesIO(json.dumps(exported).encode()), "t.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 303
+    again = client.get(r.headers["Location"] + "/export.json").get_json()
+    assert again == exported
+    csv = client.get(url + "/export.csv").get_data(as_text=True).splitlines()
+    assert csv[0].startswith("Hand,Dealer,What,Anna (units)")
+    assert csv[-1] == "Total,,,18,-18,18,-18,0.90,-0.90,0.90,-0.90"  # 18 x 5 Rappen
+
+
+@pytest.mark.parametrize("body, message", [
+    (b"not json", "This file is not JSON."),
+    (b'{"format": "other"}', "This is not a table exported from Scorekeeper."),
+])
+def test_a_bad_import_is_refused_with_a_sentence(client, body, message):
+    r = client.post("/tables/import", data={"file": (__import__("io").BytesIO(body), "t.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 200 and message in r.get_data(as_text=True)
+
+
+def test_settle_up_rounds_to_five_rappen_and_shows_it(client):
+    url = open_table(client, data={**TROCCAS, "stake": "0.01"})
+    client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "39", "token": "a"})
+    page = client.get(url + "/settle").get_data(as_text=True)
+    # +3 units x 1 Rappen: Anna and Cla +3, Ben and Zoë -3; rounded by largest remainder to 5, 5, -5, -5
+    # (floors 0, 0, -5, -5 leave 3+3+2+2 = 10 Rappen = two coins, to Anna and Cla).
+    assert page.count("+CHF 0.05") == 2 and page.count("−CHF 0.05") == 2
+    assert "pays" in page
