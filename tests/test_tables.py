@@ -220,3 +220,29 @@ def test_the_edit_page_previews_the_stored_hand(client):
     page = client.get(url + "/hands/1").get_data(as_text=True)
     # Troccas 40 - 36 = +4 for Anna and Cla, at 5 Rappen a point
     assert "Anna and Cla get 20 Rappen each; Ben and Zoë pay 20 Rappen each." in page
+
+
+def test_french_tarot_misere_is_offered_when_the_house_rule_is_on(client):
+    data = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Dumeng",
+            "first_dealer": "0", "stake": "0.01", "currency": "EUR", "rule_poignee_bonus": "20, 30, 40",
+            "rule_poignee_thresholds_5p": "8, 10, 13", "rule_garde_contre_multiplier": "6",
+            "rule_excuse_last_trick": "trick_winner", "rule_defence_chelem_bonus": "200", "rule_misere": "y",
+            "rule_half_points": "fft", "rule_prise_allowed": "y"}
+    url = open_table(client, "french_tarot", data)
+    assert "Misère declared by" in client.get(url).get_data(as_text=True)
+    hand = {"taker": "Anna", "contract": "prise", "side": "attack", "points": "56", "oudlers": "0",
+            "petit_au_bout": "", "chelem": "", "misere": ["Ben"], "token": "m"}
+    assert client.post(url + "/hands", data=hand).status_code == 303
+    table_id = url.rsplit("/", 1)[1]
+    with client.application.app_context():
+        assert store.list_hands(table_id)[0].facts["misere"] == ["Ben"]
+
+
+def test_a_table_without_prise_offers_garde_first(client):
+    data = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "first_dealer": "0", "stake": "0.01",
+            "currency": "EUR", "rule_poignee_bonus": "20, 30, 40", "rule_poignee_thresholds_5p": "8, 10, 13",
+            "rule_garde_contre_multiplier": "6", "rule_excuse_last_trick": "trick_winner",
+            "rule_defence_chelem_bonus": "200", "rule_half_points": "fft"}  # prise_allowed unticked
+    page = client.get(open_table(client, "french_tarot", data)).get_data(as_text=True)
+    assert 'value="prise"' not in page
+    assert re.search(r'checked[^>]*value="garde"|value="garde"[^>]*checked', page)
