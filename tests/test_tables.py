@@ -246,3 +246,19 @@ def test_a_table_without_prise_offers_garde_first(client):
     page = client.get(open_table(client, "french_tarot", data)).get_data(as_text=True)
     assert 'value="prise"' not in page
     assert re.search(r'checked[^>]*value="garde"|value="garde"[^>]*checked', page)
+
+
+@pytest.mark.parametrize("hand", [
+    {"contract": "xyz", "declarer": "Anna", "points": "60"},
+    {"contract": "normal", "declarer": "Nobody", "points": "60"},
+    {"contract": "normal", "declarer": "Anna", "points": "sixty"},
+    {"contract": "misere", "mp0": "-5", "mp1": "", "mp2": "x"},
+])
+def test_tampered_or_bad_hands_get_a_sentence_never_a_500(client, hand):
+    url = open_table(client, "troggu", {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla",
+                                        "first_dealer": "0", "stake": "0.10", "currency": "CHF",
+                                        "rule_min_players": "3", "rule_misere_tie": "each_top_pays"})
+    r = client.post(url + "/hands", data=hand)
+    assert r.status_code == 200
+    assert re.search(r'class="(field-error|engine-error)"', r.get_data(as_text=True))
+    assert client.post(url + "/preview", data=hand).status_code == 200
