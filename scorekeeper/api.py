@@ -48,6 +48,8 @@ def game_json(game, full: bool = False) -> dict:
 def json_body(*required: str, optional: tuple = ()) -> dict:
     """Return the request's JSON object, checking required and unknown fields."""
     data = request.get_json(silent=True)
+    if data is None and request.get_data():
+        raise BadRequest("The request body is not valid JSON; send a JSON object such as {\"game\": \"troccas\", \"cards\": [\"SW-K\"]}.")
     if not isinstance(data, dict):
         raise BadRequest("The request body must be a JSON object.")
     missing = [f for f in required if f not in data]
@@ -64,10 +66,18 @@ def request_game(data: dict):
     if not isinstance(data["game"], str):
         raise BadRequest("“game” must be a game id such as “troggu”.")
     game = get_game(data["game"])
-    rules = data.get("rules") or {}
+    rules = data.get("rules")
+    if rules is None:
+        rules = {}
     if not isinstance(rules, dict):
         raise BadRequest("“rules” must be an object of house-rule options.")
     return game, resolve_rules(game, rules)
+
+
+@bp.get("/ping")
+def ping():
+    """Answer at once: the bare endpoint the benchmark compares the API with."""
+    return jsonify({"ok": True})
 
 
 @bp.get("/games")

@@ -1,7 +1,7 @@
 """Card codes, the two decks and the nominal values (CARDS.md, RULES.md §0.2). Pure."""
 from __future__ import annotations
 
-from .errors import DuplicateCard, NotInDeck, UnknownCard
+from .errors import BadRequest, DuplicateCard, NotInDeck, TooManyCards, UnknownCard
 
 SUITS = ("SW", "BA", "CU", "CO")  # swords, batons (long); cups, coins (round)
 LONG_SUITS = ("SW", "BA")
@@ -63,6 +63,10 @@ def parse_card(text: str) -> str:
 
 def parse_pile(codes, deck: tuple[str, ...], game_name: str) -> list[str]:
     """Parse a list of card codes into canonical codes, checking deck membership and duplicates."""
+    if len(codes) > len(deck):
+        raise TooManyCards(f"A pile can't have more than the {len(deck)} cards of the {game_name} deck; this one has {len(codes)}.")
+    if not all(isinstance(code, str) for code in codes):
+        raise BadRequest("Each card must be a code written as text, like T21, FOOL or SW-K.")
     unknown, cards = [], []
     for code in codes:
         try:

@@ -31,7 +31,10 @@ class Count:
 def direct_sum(cards, values) -> Count:
     """Add up the nominal values (Troggu, Mitigati)."""
     total = sum(values[c] for c in cards)
-    work = line("{n} cards added up: {points} points", n=len(cards), points=total)
+    if len(cards) == 1:
+        work = line("1 card worth {points}", points=total)
+    else:
+        work = line("{n} cards added up: {points} points", n=len(cards), points=total)
     return Count(len(cards), total, total, None, work)
 
 
@@ -51,22 +54,41 @@ def in_groups(cards, values, size: int) -> Count:
     points = group_value(nominal, len(cards), size)
     cut_full = (size - 1) * full
     cut_left = max(0, left - 1)
-    if left == 0:
-        work = line("{full} groups of {size}: {nominal} − {cut} = {points}",
-                    full=full, size=size, nominal=nominal, cut=cut_full, points=points)
-    elif left == 1:
-        work = line("{full} groups of {size} and 1 odd card: {nominal} − {cut} = {points}",
-                    full=full, size=size, nominal=nominal, cut=cut_full, points=points)
-    else:
-        work = line("{full} groups of {size} and {left} odd cards: {nominal} − {cut} − {cut_left} = {points}",
-                    full=full, size=size, left=left, nominal=nominal, cut=cut_full,
-                    cut_left=cut_left, points=points)
+    work = _group_working(full, left, size, nominal, cut_full, cut_left, points)
     return Count(len(cards), points, nominal, Groups(size, full, left), work)
+
+
+def _group_working(full, left, size, nominal, cut, cut_left, points) -> Line:
+    """Say how a pile in groups was counted, one message id per singular/plural case."""
+    args = dict(full=full, size=size, left=left, nominal=nominal, cut=cut, cut_left=cut_left, points=points)
+    if full == 0:
+        if left == 0:
+            return line("No cards: 0 points")
+        if left == 1:
+            return line("1 card worth {points}", points=points)
+        return line("{left} odd cards: {nominal} − {cut_left} = {points}", **args)
+    if full == 1:
+        if left == 0:
+            return line("1 group of {size}: {nominal} − {cut} = {points}", **args)
+        if left == 1:
+            return line("1 group of {size} and 1 odd card: {nominal} − {cut} = {points}", **args)
+        return line("1 group of {size} and {left} odd cards: {nominal} − {cut} − {cut_left} = {points}", **args)
+    if left == 0:
+        return line("{full} groups of {size}: {nominal} − {cut} = {points}", **args)
+    if left == 1:
+        return line("{full} groups of {size} and 1 odd card: {nominal} − {cut} = {points}", **args)
+    return line("{full} groups of {size} and {left} odd cards: {nominal} − {cut} − {cut_left} = {points}", **args)
 
 
 def in_halves(cards, values, oudlers: frozenset) -> Count:
     """Add up French Tarot's half-point values exactly (Fractions, never floats)."""
     total = sum((Fraction(values[c]) for c in cards), Fraction(0))
     n_oudlers = sum(1 for c in cards if c in oudlers)
-    work = line("{n} cards, {oudlers} oudlers: {points} points", n=len(cards), oudlers=n_oudlers, points=total)
+    args = dict(n=len(cards), oudlers=n_oudlers, points=total)
+    if len(cards) == 1:
+        work = line("1 card worth {points}", **args)
+    elif n_oudlers == 1:
+        work = line("{n} cards, 1 oudler: {points} points", **args)
+    else:
+        work = line("{n} cards, {oudlers} oudlers: {points} points", **args)
     return Count(len(cards), total, total, None, work, oudlers=n_oudlers)

@@ -91,7 +91,7 @@ def _json_points(value: Fraction):
 # ---- Troggu (API.md: contract, declarer, partner, declarer_points, no_tricks, misere_points) ----
 
 def build_troggu(cls, players, last):
-    cls.contract = RadioField(_("Contract"), default=(last or {}).get("contract", "normal"),
+    cls.contract = RadioField(_("Contract"), default="normal",  # a misère is rare: never the default
                               choices=[("normal", _("Normal")), ("solo", _("Solo")), ("misere", _("Misère"))])
     cls.declarer = RadioField(_("Tappist or soloist"), choices=_players(players))
     if len(players) >= 7:

@@ -52,7 +52,7 @@ def page(table, game, hands, form, status=200, message=None):
     """Render the table page: the new-hand form above the scoreboard."""
     return render_template("table.html", table=table, game=game, form=form, b=board.build(table, hands),
                            last=store.last_change(table.id), message=message, undo_token=new_token(),
-                           money=board.fmt_money), status
+                           money=board.fmt_money, signed=board.signed), status
 
 
 @bp.get("/t/<table_id>")
@@ -196,7 +196,8 @@ def settle_up(table_id):
     b = board.build(table, store.list_hands(table.id))
     result = settle.settle(b.money, table.currency)
     return render_template("table_settle.html", table=table, game=game, b=b, s=result, bank=settle.BANK,
-                           coin=settle.COINS.get(table.currency, 1), money=board.fmt_money)
+                           coin=settle.COINS.get(table.currency, 1), money=board.fmt_money,
+                           signed=board.signed)
 
 
 from . import table_export  # noqa: E402,F401  (its routes join this blueprint)

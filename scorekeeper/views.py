@@ -1,13 +1,234 @@
-"""The pages a player sees: home (and, as they land, counting, rules and tables)."""
+"""The pages a player sees: home and the counting page (tap, by class, group by group)."""
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
-from .games import all_games
+from . import cards as C
+from .errors import ScoreError, UnknownGame
+from .games import (CLASSES, all_games, card_class, cards_for_classes, class_sizes,
+                    count_pile, get_game, resolve_rules)
+from .names import card_name, label, naming, say
+from .text import Line, fmt_points
 
 bp = Blueprint("views", __name__)
+
+COUNTING_OPTIONS = ("honour_trump",)  # the house rules that change a card's value
+
+
+@bp.app_template_filter("say")
+def say_filter(value) -> str:
+    """Render a Line or a name in the reader's language."""
+    if isinstance(value, Line):
+        return value.render(_)
+    return say(value, _)
+
+
+@bp.app_template_filter("pts")
+def pts_filter(value) -> str:
+    """Write points for people: 53 or 40.5."""
+    return fmt_points(value)
 
 
 @bp.get("/")
 def home():
     return render_template("home.html", games=all_games().values())
+
+
+@bp.get("/count")
+def count_start():
+    return redirect(url_for("views.count", game_id=next(iter(counting_games()))))
+
+
+@bp.route("/count/<game_id>", methods=["GET", "POST"])
+def count(game_id):
+    """Tap cards into the pile; each tap recounts it."""
+    game = load_game(game_id)
+    if game.counting == "tricks":
+        return render_template("count_tricks.html", game=game, games=counting_games())
+    rules, rule_error = form_rules(game)
+    picked = request.form.getlist("card") if request.method == "POST" else []
+    result, error, checked = None, None, set()
+    try:
+        pile = C.parse_pile(picked, game.deck, game.name)
+        checked = set(pile)
+        result = count_pile(game, pile, rules)
+    except ScoreError as e:
+        error = e.message
+        checked = {c for c in picked if c in game.deck}
+    context = dict(game=game, rules=rules, rule_error=rule_error, result=result, error=error)
+    if request.headers.get("HX-Target") == "result":
+        return render_template("_count_result.html", **context)
+    return render_template("count.html", mode="tap", games=counting_games(), sections=deck_sections(game, rules),
+                           checked=checked, **context)
+
+
+@bp.route("/count/<game_id>/classes", methods=["GET", "POST"])
+def count_classes(game_id):
+    """Count a big pile from how many cards of each class it holds, with + and − buttons."""
+    game = load_game(game_id, counting_only=True)
+    rules, rule_error = form_rules(game)
+    sizes = class_sizes(game, rules)
+    rows, errors, counts = [], {}, {}
+    step_name, _sep, step = request.form.get("step", "").partition(":")
+    for name in CLASSES:
+        if not sizes[name]:
+            continue
+        raw = request.form.get(name, "0").strip() or "0"
+        try:
+            n = int(raw)
+        except ValueError:
+            errors[name], n = _("Write a whole number from 0 to %(max)d.", max=sizes[name]), None
+        if n is not None and name == step_name and step in ("1", "-1"):
+            n = min(max(n + int(step), 0), sizes[name])
+            raw = str(n)
+        if n is not None and not 0 <= n <= sizes[name]:
+            errors[name] = _("The %(game)s deck has %(max)d of these: write 0 to %(max)d.", game=game.name, max=sizes[name])
+        elif n is not None:
+            counts[name] = n
+        rows.append(dict(name=name, label=class_label(game, name, rules), value=raw, max=sizes[name],
+                         n=n if n is not None else 0))
+    result = count_pile(game, cards_for_classes(game, counts, rules), rules) if not errors else None
+    context = dict(game=game, rules=rules, rule_error=rule_error, rows=rows, errors=errors, result=result,
+                   error=None)
+    if request.headers.get("HX-Target") == "classes":
+        return render_template("_count_classes.html", **context)
+    return render_template("count_classes.html", mode="classes", games=counting_games(), **context)
+
+
+@bp.route("/count/<game_id>/groups", methods=["GET", "POST"])
+def count_groups(game_id):
+    """Count group by group as players do at the table; any earlier group can be changed."""
+    game = load_game(game_id, counting_only=True)
+    size = group_size(game)
+    if size is None:
+        abort(404)
+    rules, rule_error = form_rules(game)
+    groups = [g.split() for g in request.form.getlist("group") if g.split()]
+    current = request.form.getlist("card")
+    editing = request.form.get("editing", "")
+    editing = int(editing) if editing.isdigit() and int(editing) < len(groups) else None
+    op, _sep, arg = request.form.get("op", "").partition(":")
+    error = None
+    try:
+        C.parse_pile([c for g in groups for c in g], game.deck, game.name)
+    except ScoreError as e:
+        groups, editing, error = [], None, e.message
+    others = [c for i, g in enumerate(groups) if i != editing for c in g]
+    current = [c for c in current if c in game.deck and c not in others]
+    if error:
+        pass
+    elif op in ("edit", "remove") and arg.isdigit() and int(arg) < len(groups):
+        i = int(arg)
+        if op == "edit":
+            if current and editing is None:
+                error = _("Add or clear the group you are entering before changing another one.")
+            else:
+                if editing is not None:
+                    groups[editing] = current
+                editing, current = i, list(groups[i])
+        else:
+            groups[i] = []
+            editing = None if editing == i else editing
+    elif op == "add":
+        if not current:
+            error = _("Tick the cards of the group first.")
+        elif len(current) > size:
+            error = _("A group has at most %(n)d cards; you ticked %(m)d.", n=size, m=len(current))
+        else:
+            if editing is None:
+                groups.append(current)
+            else:
+                groups[editing] = current
+            editing, current = None, []
+    elif len(current) > size:
+        error = _("A group has at most %(n)d cards; you ticked %(m)d.", n=size, m=len(current))
+    keep = [i for i, g in enumerate(groups) if g or i == editing]
+    editing = keep.index(editing) if editing is not None else None
+    groups = [groups[i] for i in keep]
+    rows = [dict(cards=g, names=", ".join(card_title(game, c, rules) for c in g),
+                 value=count_pile(game, g, rules).points) for g in groups]
+    in_groups = [c for i, g in enumerate(groups) if i != editing for c in g]
+    total = sum((r["value"] for r in rows), 0)
+    pile = count_pile(game, [c for g in groups for c in g], rules)
+    now = count_pile(game, current, rules) if current and len(current) <= size else None
+    short = sum(1 for g in groups if len(g) < size)
+    context = dict(game=game, rules=rules, rule_error=rule_error, size=size, rows=rows, editing=editing,
+                   current=current, checked=set(current), disabled=set(in_groups), total=total, pile=pile,
+                   now=now, short=short, error=error, sections=deck_sections(game, rules))
+    if request.headers.get("HX-Target") == "grouping":
+        return render_template("_count_groups.html", **context)
+    return render_template("count_groups.html", mode="groups", games=counting_games(), **context)
+
+
+def load_game(game_id: str, counting_only: bool = False):
+    """Return the game or answer 404; with counting_only, also 404 for a game without card points."""
+    try:
+        game = get_game(game_id)
+    except UnknownGame:
+        abort(404)
+    if counting_only and game.counting == "tricks":
+        abort(404)
+    return game
+
+
+def counting_games() -> dict:
+    """Return the games whose piles are counted in card points."""
+    return {gid: g for gid, g in all_games().items() if g.counting != "tricks"}
+
+
+def group_size(game) -> int | None:
+    """Return how many cards players count at once: 4 Troccas, 3 Italian/1659, a pair French Tarot."""
+    if game.counting == "groups":
+        return game.group_size
+    if game.counting == "halves":
+        return 2  # french-tarot-wikipedia.txt: "Cards are paired"
+    return None
+
+
+def form_rules(game):
+    """Return the game's rules with the counting house rules chosen in the form, and any error."""
+    chosen = {name: request.values[name] for name in COUNTING_OPTIONS
+              if name in game.options and name in request.values}
+    try:
+        return resolve_rules(game, chosen), None
+    except ScoreError:
+        return resolve_rules(game, None), _("Choose one of the listed house rules.")
+
+
+def deck_sections(game, rules) -> list[dict]:
+    """Split the deck into trumps (with the Fool) and the four suits, each card with its label."""
+    n = naming(game.id, rules)
+    trumps = [c for c in game.deck if C.suit_of(c) is None]
+    out = [dict(key="trumps", title=None, cards=[card_tile(game, c, rules) for c in trumps])]
+    for suit in C.SUITS:
+        cards = [c for c in game.deck if C.suit_of(c) == suit]
+        out.append(dict(key=suit, title=n.suits[suit], mark=n.suit_marks[suit],
+                        cards=[card_tile(game, c, rules) for c in cards]))
+    return out
+
+
+def card_tile(game, card: str, rules) -> dict:
+    """Return what a card's tile shows: its index, its name and its full title for screen readers."""
+    lab = label(game.id, card, rules)
+    return dict(code=card, index=lab.index, name=lab.name, title=card_title(game, card, rules),
+                value=game.values(rules)[card])
+
+
+@bp.app_template_global()
+def card_title(game, card: str, rules) -> str:
+    """Return the card's full name, e.g. "Munt (XXI)" or "König Rosen"."""
+    return card_name(game.id, card, rules, _)
+
+
+def class_label(game, name: str, rules) -> str:
+    """Return the words for a class of cards in this game (the honour trumps by their names)."""
+    n = naming(game.id, rules)
+    if name == "honours":
+        trumps = [c for c in game.deck if C.is_trump(c) and card_class(game, c, rules) == "honours"]
+        names = ", ".join(label(game.id, c, rules).name or label(game.id, c, rules).index for c in trumps)
+        return _("Honour trumps (%(names)s)", names=names)
+    if name == "fool":
+        return n.fool
+    return {"kings": _("Kings"), "queens": _("Queens"), "cavaliers": _("Cavaliers"), "jacks": _("Jacks"),
+            "others": _("Other cards")}[name]

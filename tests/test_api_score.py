@@ -5,6 +5,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from scorekeeper.games import all_games
+from tests.test_conformance_scoring import STRATEGIES
 
 TROCCAS = {"game": "troccas", "players": ["Anna", "Ben", "Cla", "Duri"],
            "hand": {"teams": [["Anna", "Cla"], ["Ben", "Duri"]], "side": "Anna", "points": 37}}
@@ -170,3 +171,33 @@ def test_never_a_500(client, body):
         assert set(data["payouts"]) == set(data["scores"])
     else:
         assert r.get_json()["error"]["code"]
+
+
+@st.composite
+def spoiled(draw):
+    """A good hand of some game (test_conformance_scoring's strategies) with one field replaced by random JSON."""
+    game = draw(st.sampled_from(sorted(STRATEGIES)))
+    players, hand, rules, _ = draw(STRATEGIES[game])
+    body = {"game": game, "players": players, "hand": dict(hand), "rules": rules}
+    where = draw(st.sampled_from(["hand", "hand", "hand", "top", "rules"]))
+    junk = draw(JSON)
+    if where == "hand" and hand:
+        key = draw(st.sampled_from(sorted(hand)))
+        if isinstance(hand[key], dict) and hand[key] and draw(st.booleans()):
+            inner = dict(hand[key])
+            inner[draw(st.sampled_from(sorted(inner)))] = junk
+            body["hand"][key] = inner
+        else:
+            body["hand"][key] = junk
+    elif where == "rules" and rules:
+        body["rules"] = {**rules, draw(st.sampled_from(sorted(rules))): junk}
+    else:
+        body[draw(st.sampled_from(["players", "stake", "game"]))] = junk
+    return body
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=spoiled())
+def test_spoiled_good_hands_never_a_500(client, body):
+    r = client.post("/api/v1/score", data=json.dumps(body), content_type="application/json")
+    assert r.status_code in (200, 400, 404), (body, r.data)

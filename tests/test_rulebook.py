@@ -192,7 +192,7 @@ def test_page_shows_the_engines_working_when_it_scores(client, monkeypatch):
 
     _with_score(monkeypatch, "troccas", score)
     html = page(client, "troccas")
-    assert "working for this hand" in html
+    assert "working for this example" in html
     assert "Team Anna: 40 − 36 = 4" in html
 
 
@@ -203,7 +203,7 @@ def test_page_stands_without_a_working_engine(client, monkeypatch, score):
 
     _with_score(monkeypatch, "troggu", None if score is None else refuses)
     html = page(client, "troggu")
-    assert "working for this hand" not in html
+    assert "working for this example" not in html
     assert "+40" in html  # the page's own worked example is still there
 
 

@@ -139,7 +139,7 @@ def score(players, hand, rules):
 def bid_score(players, hand, rules):
     """Record bids that sum to zero as the scores; the hand is not played (Rufus)."""
     for f in ("points", "cards", "declarations"):
-        if hand.get(f) is not None:
+        if hand.get(f) not in (None, {}, []):
             raise BadRequest(f"Bids replace a played hand: give “bids” alone, without “{f}”.")
     bids = per_player(hand["bids"], players, "bids")
     for p, b in bids.items():

