@@ -131,6 +131,12 @@ def load(table_id):
         abort(404)
 
 
+def scoreboard(table) -> dict:
+    """Return what the scoreboard partials (_totals, _hands) need to render the table."""
+    return dict(table=table, game=get_game(table.game), b=board.build(table, store.list_hands(table.id)),
+                money=board.fmt_money, signed=board.signed)
+
+
 def etag(version: int) -> str:
     """Name one rendering of the scoreboard: the table's version (in the database), the role, the language."""
     return f"v{version}.{role()}.{get_locale() or 'en'}"
@@ -138,9 +144,7 @@ def etag(version: int) -> str:
 
 @bp.get("/v/<table_id>")
 def view(table_id):
-    table = load(table_id)
-    return render_template("table_view.html", table=table, game=get_game(table.game),
-                           b=board.build(table, store.list_hands(table.id)), money=board.fmt_money)
+    return render_template("table_view.html", **scoreboard(load(table_id)))
 
 
 @bp.get("/t/<table_id>/board", endpoint="board")
@@ -154,9 +158,7 @@ def board_region(table_id):
     if tag in request.if_none_match:
         response = Response(status=304)
     else:
-        table = load(table_id)
-        b = board.build(table, store.list_hands(table.id))
-        response = Response(render_template("_board.html", table=table, b=b, money=board.fmt_money))
+        response = Response(render_template("_board.html", **scoreboard(load(table_id))))
     response.set_etag(tag)
     response.headers["Cache-Control"] = "no-store"  # the poll sends If-None-Match itself; no browser cache
     return response
