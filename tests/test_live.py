@@ -24,8 +24,7 @@ def open_table(client):
 def share(client, url):
     """Return the (viewer, scorer) paths offered on the creator's share page."""
     page = client.get(url + "/share").get_data(as_text=True)
-    links = dict(re.findall(r'value="http://[^/"]+(/[^"]+)" data-link="(\w+)"', page))
-    by_kind = {kind: path for path, kind in links.items()}
+    by_kind = dict(re.findall(r'data-link="(\w+)">http://[^/<]+(/[^<]+)<', page))
     return by_kind["viewer"], by_kind.get("scorer")
 
 
@@ -168,7 +167,7 @@ def test_the_table_page_polls_only_the_scoreboard(client):
     page = client.get(open_table(client)).get_data(as_text=True)
     poller = re.search(r'<div id="live"[^>]*>', page).group(0)
     assert 'hx-trigger="every 2s"' in poller and 'hx-swap="none"' in poller
-    assert 'hx-select-oob="#totals,#hands,#live"' in poller  # never the hand form
+    assert 'hx-select-oob="#totals,#hands,#live,#hand-title"' in poller  # never the hand form's fields
 
 
 # ---- at home on the Wi-Fi ----
@@ -189,7 +188,7 @@ def test_share_links_opened_on_localhost_use_the_lan_address(tmp_path, monkeypat
                       "WTF_CSRF_ENABLED": False, "SERVE_HOST": "0.0.0.0", "SERVE_PORT": "8000"})
     client = app.test_client()
     page = client.get(open_table(client) + "/share").get_data(as_text=True)
-    assert re.search(r'value="http://192\.168\.1\.20:8000/v/', page)
+    assert re.search(r'>http://192\.168\.1\.20:8000/v/', page)
 
 
 def test_the_lan_address_is_never_loopback():
