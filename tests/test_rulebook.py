@@ -47,7 +47,7 @@ def test_page_lists_every_house_rule_with_its_meaning_and_default(app, client, g
     html = page(client, game_id)
     with app.test_request_context():
         for name, option in game.options.items():
-            block = re.search(rf'<div class="option" id="opt-{name}">(.*?)</div>', html, re.S)
+            block = re.search(rf'<div class="rule-option" id="opt-{name}">(.*?)</div>', html, re.S)
             assert block, f"no card for the house rule {name}"
             assert str(escape(option.meaning)) in block.group(1)
             assert f"<strong>{escape(in_words(option.default, game, name))}</strong>" in block.group(1)
