@@ -32,7 +32,7 @@ def test_troccas_through_the_api(client):
     assert body["scores"] == {"Anna": 1, "Cla": 1, "Ben": -1, "Duri": -1}
     assert body["payouts"] == body["scores"]
     assert body["game"] == "troccas"
-    assert body["points"] == {"Anna": 37, "Cla": 37, "Ben": 35, "Duri": 35}
+    assert body["points"] == {"side": 37, "opponents": 35}
     assert all(isinstance(s, str) for s in body["explanation"]) and body["explanation"]
     assert body["warnings"] == []
     assert set(body) == {"game", "points", "scores", "payouts", "explanation", "warnings"}

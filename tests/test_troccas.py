@@ -29,15 +29,15 @@ def test_points_hands(side, points, expected):
     assert sum(result.scores.values()) == 0
 
 
-def test_points_per_player_show_each_teams_pile():
+def test_points_show_the_side_and_the_rest():
     result = score({"side": "Anna", "points": 40})
-    assert result.points == {"Anna": 40, "Cla": 40, "Ben": 32, "Duri": 32}  # 72 - 40 = 32
+    assert result.points == {"side": 40, "opponents": 32}  # 72 - 40 = 32
 
 
 def test_cards_are_counted_in_groups_of_four():
     # four kings and two low cards: 1 group of 4 (20 - 3) and 2 odd (1 + 1 - 1) = 18
     result = score({"side": "Ben", "cards": KINGS + ["SW-2", "SW-3"]})
-    assert result.points["Ben"] == 18
+    assert result.points == {"side": 18, "opponents": 54}  # 72 - 18
     assert result.scores == {"Ben": 18 - 36, "Duri": 18 - 36, "Anna": 36 - 18, "Cla": 36 - 18}
 
 
@@ -45,14 +45,14 @@ def test_every_trick_and_the_scart_is_all_72():
     # SCA: the team that takes every trick also gets the scart: 78 cards = 72 points (RULES.md §1)
     result = score({"side": "Ben", "cards": list(C.DECK_78)})
     assert result.scores["Ben"] == 72 - 36
-    assert result.points["Anna"] == 0
+    assert result.points == {"side": 72, "opponents": 0}
     assert any("every trick" in str(x) for x in result.explanation)
 
 
 def test_no_trick_is_zero():
     result = score({"side": "Anna", "cards": []})
     assert result.scores["Anna"] == -36
-    assert result.points["Ben"] == 72
+    assert result.points == {"side": 0, "opponents": 72}
 
 
 SCART = ["SW-Q", "SW-C"]  # the richest scart a dealer may lay: no kings or honours; 4 + 3 - 1 = 6
@@ -69,7 +69,7 @@ def test_all_tricks_without_the_scart_under_the_default_is_impossible():
 def test_scart_stays_with_the_dealer_when_the_option_is_off():
     # RULES.md §1: "then 66/6 when the other team takes every trick"; 130 - 7 = 123 nominal, - 19 x 3 = 66
     result = score({"side": "Anna", "cards": ALL_BUT_SCART}, all_tricks_take_scart=False)
-    assert result.points == {"Anna": 66, "Cla": 66, "Ben": 6, "Duri": 6}
+    assert result.points == {"side": 66, "opponents": 6}
     assert result.scores["Anna"] == 30 and result.scores["Ben"] == -30
     result = score({"side": "Ben", "cards": SCART}, all_tricks_take_scart=False)
     assert result.scores["Ben"] == 6 - 36
@@ -79,7 +79,7 @@ def test_odd_pile_is_rejected_or_warned():
     with pytest.raises(BadHand, match="4k"):
         score({"side": "Anna", "cards": ["SW-1", "SW-2", "SW-3"]})
     result = score({"side": "Anna", "cards": ["SW-1", "SW-2", "SW-3"]}, odd_pile="warn")
-    assert result.points["Anna"] == 1  # 3 odd cards: 1 + 1 + 1 - 2
+    assert result.points["side"] == 1  # 3 odd cards: 1 + 1 + 1 - 2
     assert result.warnings
 
 

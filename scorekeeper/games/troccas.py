@@ -88,8 +88,8 @@ def score(players, hand, rules):
     explanation.append(line("{a} and {b}: {points} − 36 = {score} each; {c} and {d}: {other} each.",
                             a=ours[0], b=ours[1], points=points, score=signed(team_score),
                             c=theirs[0], d=theirs[1], other=signed(-team_score)))
-    by_player = {p: points if p in ours else TOTAL - points for p in players}
-    return Result(points=by_player, scores=scores, explanation=tuple(explanation), warnings=tuple(warnings))
+    # like Troggu's declarer/opponents: the pile given ("side") and the rest of the deck
+    return Result(points={"side": points, "opponents": TOTAL - points}, scores=scores, explanation=tuple(explanation), warnings=tuple(warnings))
 
 
 GAME = Game(
