@@ -26,6 +26,7 @@ class Naming:
     suit_marks: dict  # suit code -> a short sign shown on each card
     courts: dict  # K Q C J -> short label on the card
     roman: bool = True  # trumps written I … XXI (Swiss and Italian packs) or 1 … 21 (French)
+    court_names: dict | None = None  # K Q C J -> the word, where the short label is an abbreviation
 
 
 GENERIC_SUITS = {"SW": line("Swords"), "BA": line("Batons"), "CU": line("Cups"), "CO": line("Coins")}
@@ -39,7 +40,8 @@ TROGGU = Naming(
     trumps={1: "Bagatt", 20: "Zwänzger", 21: "Munt"},
     suits={"SW": "Schwerter", "BA": "Stecken", "CU": "Coppe", "CO": "Rosen"},
     suit_marks=ITALIAN_MARKS,
-    courts={"K": "König", "Q": "Königin", "C": "Ritter", "J": "Bube"},
+    courts={"K": "K", "Q": "Kö", "C": "R", "J": "B"},
+    court_names={"K": "König", "Q": "Königin", "C": "Ritter", "J": "Bube"},
 )
 
 # troccas-wikipedia.txt: the Romansh names of the trumps (the first one the source gives) and
@@ -74,7 +76,8 @@ ITALIAN = Naming(
     trumps={1: "Bagatto", 20: "Angelo", 21: "Mondo"},
     suits={"SW": "Spade", "BA": "Bastoni", "CU": "Coppe", "CO": "Denari"},
     suit_marks=ITALIAN_MARKS,
-    courts={"K": "Re", "Q": "Donna", "C": "Cavallo", "J": "Fante"},
+    courts={"K": "Re", "Q": "D", "C": "C", "J": "F"},
+    court_names={"K": "Re", "Q": "Donna", "C": "Cavallo", "J": "Fante"},
 )
 
 # italian-swiss-archive.txt, Swiss Tarot (Maison académique 1659): Le Monde, Le Basteleur, Le Fou;
@@ -114,7 +117,7 @@ def naming(game_id: str, rules: dict | None = None) -> Naming:
     force = (rules or {}).get("force_trump")
     if game_id == "triomphe_forcee" and force == "T9":
         trumps = {n: v for n, v in found.trumps.items() if n != 11} | {9: "La Force"}
-        return Naming(found.fool, trumps, found.suits, found.suit_marks, found.courts, found.roman)
+        return Naming(found.fool, trumps, found.suits, found.suit_marks, found.courts, found.roman, found.court_names)
     return found
 
 
@@ -137,7 +140,8 @@ def label(game_id: str, card: str, rules: dict | None = None) -> Label:
         name = n.trumps.get(number)
         return Label(index, None if name == index else name)
     rank = C.rank_of(card)
-    return Label(n.courts.get(rank, rank), None)
+    word = (n.court_names or {}).get(rank)
+    return Label(n.courts.get(rank, rank), word if word != n.courts.get(rank) else None)
 
 
 def card_name(game_id: str, card: str, rules: dict | None = None, translate=lambda s: s) -> str:
@@ -151,7 +155,7 @@ def card_name(game_id: str, card: str, rules: dict | None = None, translate=lamb
         name = n.trumps.get(number)
         return f"{name} ({index})" if name and name != index else index
     suit, rank = C.suit_of(card), C.rank_of(card)
-    court = n.courts.get(rank, rank)
+    court = (n.court_names or n.courts).get(rank, rank)
     return f"{court} {n.suit_marks[suit] or say(n.suits[suit], translate)}"
 
 
