@@ -239,6 +239,14 @@ def list_hands(table_id: str) -> list[Hand]:
     return [_hand(r) for r in rows if r.facts is not None]
 
 
+def last_hand(table_id: str) -> Hand | None:
+    """Return the table's latest live hand (for the next hand's defaults), if any."""
+    with engine().connect() as conn:
+        row = conn.execute(select(hands).where(hands.c.table_id == table_id, hands.c.facts.is_not(None))
+                           .order_by(hands.c.number.desc()).limit(1)).first()
+    return _hand(row) if row is not None else None
+
+
 def get_hand(table_id: str, number: int) -> Hand:
     """Return one live hand of the table, or raise NotFound."""
     with engine().connect() as conn:
@@ -258,15 +266,15 @@ def _by_token(token: str | None) -> Hand | None:
 
 
 def _once(token: str | None, write):
-    """Run `write(conn)` in one transaction unless this token was already used; return the hand."""
-    done = _by_token(token)
-    if done is not None:
-        return done
+    """Run `write(conn)` in one transaction unless this token was already used; return the hand.
+
+    The token's unique index decides: a repeated post fails to insert its change and rolls back whole.
+    """
     try:
         with writing() as conn:
             return write(conn)
-    except IntegrityError:
-        done = _by_token(token)  # the same form, posted twice at once: the other post won
+    except (IntegrityError, Stale):
+        done = _by_token(token)  # the same form posted again (double tap, retry): the first post won
         if done is None:
             raise
         return done

@@ -12,7 +12,7 @@ from .games import CLASSES, all_games, class_sizes, cards_for_classes, count_pil
 bp = Blueprint("tables", __name__)
 bp.record_once(lambda state: store.init_app(state.app))
 
-SHOWN_PLAYERS = {"troggu": 5, "triomphe_forcee": 5}  # name fields shown before "more players"
+SHOWN_PLAYERS = {"troggu": 5, "french_tarot": 4, "triomphe_forcee": 5}  # name fields shown before "more players"
 
 
 def load(table_id: str):
@@ -112,8 +112,8 @@ def form_only():
 @bp.post("/t/<table_id>/hands")
 def add(table_id):
     table, game = load(table_id)
-    hands = store.list_hands(table.id)
-    form = hand_forms.hand_form(game, table, last_facts(hands), formdata=request.form)
+    last = store.last_hand(table.id)
+    form = hand_forms.hand_form(game, table, last.facts if last else None, formdata=request.form)
     form.validate()
     if request.form.get("action") == "count":
         count_cards(form, game, table)
@@ -124,7 +124,7 @@ def add(table_id):
             return redirect(url_for("tables.show", table_id=table.id), 303)
     if form_only():
         return render_template("_hand_form.html", table=table, game=game, form=form, number=None)
-    return page(table, game, hands, form)
+    return page(table, game, store.list_hands(table.id), form)
 
 
 @bp.post("/t/<table_id>/preview")

@@ -128,3 +128,12 @@ def test_import_keeps_numbers_versions_and_facts(db_app):
     copy = store.import_table(store.get_table(table.id), hands)
     assert copy.id != table.id
     assert [(h.number, h.version, h.facts) for h in store.list_hands(copy.id)] == [(2, 2, HAND)]
+
+
+def test_a_repeated_edit_is_one_edit_not_a_stale_one(db_app):
+    table = new_table()
+    store.add_hand(table.id, HAND, "a")
+    first = store.edit_hand(table.id, 1, OTHER, "b", version=1)
+    again = store.edit_hand(table.id, 1, OTHER, "b", version=1)  # the same form, tapped twice
+    assert first.version == again.version == 2
+    assert store.get_table(table.id).version == 2

@@ -1,0 +1,228 @@
+"""Tables benchmarks: taps per hand (scripted Chromium), page weight, a saved hand's round trip, and
+saving on 50 tables at once under gunicorn with SQLite (wrk), beside the bare /api/v1/ping."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app, store
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TROGGU = ["Anna", "Ben", "Cla", "Dumeng", "Zoë"]
+
+
+def serve(tmp: Path):
+    """Serve a fresh app (CSRF on) from a thread; return its base URL and the server."""
+    app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{tmp / 'bench.sqlite'}"})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_port}", server, app
+
+
+class Taps:
+    """Count taps: each click on the screen and each key pressed on the keypad is one."""
+
+    def __init__(self, page):
+        self.page, self.n = page, 0
+
+    def tap(self, locator):
+        locator.click()
+        self.n += 1
+
+    def type(self, text):
+        for ch in text:
+            self.page.keyboard.press(ch)
+            self.n += 1
+
+
+def fieldset(page, legend):
+    return page.locator("fieldset", has=page.locator("legend", has_text=legend)).first
+
+
+def open_table(page, base, game, players, stake=None):
+    page.goto(f"{base}/tables/new/{game}")
+    for i, name in enumerate(players):
+        page.fill(f"#players-{i}", name)
+    if stake:
+        page.fill("input[name=stake]", stake)
+    page.get_by_role("button", name="Open the table").click()
+    page.wait_for_selector("#hand-form")
+
+
+def taps_and_weight(base: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        page = ctx.new_page()
+
+        open_table(page, base, "troggu", TROGGU)
+        t = Taps(page)
+        t.tap(fieldset(page, "Tappist or soloist").get_by_text("Anna", exact=True))
+        t.tap(page.locator("input[name=points]"))
+        t.type("62")
+        t.tap(page.locator("button.save"))
+        page.wait_for_selector("#hand-1")
+        assert "Anna: Normal, 62 points" in page.locator("#hand-1").inner_text()
+        print(f"taps, Troggu normal hand with known points: {t.n} (goal <= 5; a paper sheet: the declarer's"
+              f" initial and 5 signed amounts worked out in the head, about 6 entries)")
+
+        open_table(page, base, "french_tarot", ["Anna", "Ben", "Cla", "Dumeng"])
+        t = Taps(page)
+        t.tap(fieldset(page, "Taker").get_by_text("Ben", exact=True))
+        t.tap(fieldset(page, "Oudlers of that side").get_by_text("2", exact=True))
+        t.tap(page.locator("input[name=points]"))
+        t.type("45")
+        t.tap(page.locator("button.save"))
+        page.wait_for_selector("#hand-1")
+        print(f"taps, French Tarot 4 players, no bonuses (contract = the default/last one): {t.n} (goal <= 6;"
+              f" paper: taker, contract, points, oudlers, then 4 scores computed by hand, about 8 entries)")
+        table_url = page.url
+
+        # a table with six hands, loaded by a phone that has nothing cached
+        for points in ("50", "40", "60", "38", "47"):
+            fieldset(page, "Taker").get_by_text("Cla", exact=True).click()
+            fieldset(page, "Oudlers of that side").get_by_text("2", exact=True).click()
+            page.fill("input[name=points]", points)
+            page.locator("button.save").click()
+            page.wait_for_load_state()
+        fresh = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        page2 = fresh.new_page()
+        sizes = []
+        page2.on("requestfinished", lambda req: sizes.append((req.url, req.sizes())))
+        page2.goto(table_url)
+        page2.wait_for_load_state("networkidle")
+        total = sum(s["responseBodySize"] + s["responseHeadersSize"] for _u, s in sizes)
+        detail = ", ".join(f"{u.rsplit('/', 1)[-1][:24]} {s['responseBodySize']}" for u, s in sizes)
+        print(f"first load of a table page with 6 hands: {total} bytes on the wire incl. headers"
+              f" (goal <= 40960) [{detail}]")
+
+        # one saved hand's round trip, from the tap on Save to the new page
+        sizes.clear()
+        fieldset(page2, "Taker").get_by_text("Dumeng", exact=True).click()
+        fieldset(page2, "Oudlers of that side").get_by_text("1", exact=True).click()
+        page2.fill("input[name=points]", "52")
+        page2.wait_for_timeout(800)  # let the preview settle so it is not counted below
+        sizes.clear()
+        timings = []
+        page2.on("requestfinished", lambda req: timings.append((req.method, req.timing)))
+        page2.locator("button.save").click()
+        page2.wait_for_selector("#hand-7")
+        page2.wait_for_load_state("networkidle")
+        sent = sum(s["requestBodySize"] + s["requestHeadersSize"] for _u, s in sizes)
+        got = sum(s["responseBodySize"] + s["responseHeadersSize"] for _u, s in sizes)
+        post = [tm for m, tm in timings if m == "POST"]
+        server_ms = post[0]["responseStart"] - post[0]["requestStart"] if post else float("nan")
+        print(f"saving a hand: {len(sizes)} requests, {sent} bytes up, {got} bytes down;"
+              f" POST answered in {server_ms:.1f} ms (request sent to first byte, werkzeug dev server)")
+        browser.close()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+LUA = """
+local n = 0
+local counter = 0
+function setup(thread) n = n + 1; thread:set("id", n) end
+request = function()
+  counter = counter + 1
+  local t = tables[(counter %% #tables) + 1]
+  local body = "csrf_token=%(csrf)s&token=w" .. id .. "-" .. counter .. "&partner=Cla&side=first&points=" .. (counter %% 73)
+  return wrk.format("POST", "/t/" .. t .. "/hands",
+    {["Content-Type"] = "application/x-www-form-urlencoded", ["Cookie"] = "%(cookie)s"}, body)
+end
+"""
+
+
+def wrk(url: str, script: str | None, seconds: int = 10) -> dict:
+    """Run wrk with 50 connections; return requests/s, p50 and p99 in ms, and non-2xx/3xx count."""
+    cmd = ["wrk", "-t", "2", "-c", "50", "-d", f"{seconds}s", "--latency", "--timeout", "10s"]
+    if script:
+        cmd += ["-s", script]
+    out = subprocess.run(cmd + [url], capture_output=True, text=True, check=True).stdout
+
+    def ms(label):
+        m = re.search(rf"{label}%\s+([\d.]+)(us|ms|s)", out)
+        value, unit = float(m.group(1)), m.group(2)
+        return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), "p50": ms("50"), "p99": ms("99"),
+            "bad": int(bad.group(1)) if bad else 0}
+
+
+def load(tmp: Path) -> None:
+    if not shutil.which("wrk"):
+        print("load: wrk not installed (apt-get install -y --no-install-recommends wrk); skipped")
+        return
+    db = tmp / "load.sqlite"
+    url = f"sqlite:///{db}"
+    app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": url})
+    with app.app_context():
+        ids = [store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0).id for _ in range(50)]
+    port = free_port()
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    proc = subprocess.Popen([str(gunicorn), "--workers", "2", "--threads", "4", "--bind", f"127.0.0.1:{port}",
+                             "--no-control-socket", "scorekeeper:create_app()"], cwd=tmp,
+                            env={**os.environ, "DATABASE_URL": url, "SECRET_KEY": "bench"},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                resp = urllib.request.urlopen(f"{base}/t/{ids[0]}")
+                break
+            except OSError:
+                time.sleep(0.1)
+        page = resp.read().decode()
+        cookie = resp.headers["Set-Cookie"].split(";")[0]
+        csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+        script = tmp / "save.lua"
+        script.write_text("tables = {" + ",".join(f'"{i}"' for i in ids) + "}\n" + LUA % {"csrf": csrf, "cookie": cookie})
+        save = wrk(base + "/", str(script))
+        ping = wrk(base + "/api/v1/ping", None)
+        with app.app_context():
+            saved = sum(len(store.list_hands(i)) for i in ids)
+        print(f"saving hands on 50 tables at once (gunicorn 2 workers x 4 threads, SQLite WAL, wrk 50 connections,"
+              f" 10 s): {save['rps']:.0f} req/s, p50 {save['p50']:.1f} ms, p99 {save['p99']:.1f} ms,"
+              f" {saved} hands stored, {save['bad']} errors")
+        print(f"bare GET /api/v1/ping, same server: {ping['rps']:.0f} req/s, p50 {ping['p50']:.1f} ms,"
+              f" p99 {ping['p99']:.1f} ms; saving runs at {save['rps'] / ping['rps']:.2f} x the bare endpoint's rate")
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(10)
+
+
+def main() -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="bench-tables-"))
+    try:
+        base, server, _app = serve(tmp)
+        try:
+            taps_and_weight(base)
+        finally:
+            server.shutdown()
+        load(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

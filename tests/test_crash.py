@@ -1,0 +1,120 @@
+"""Nothing lost: kill -9 a gunicorn server while phones are saving hands; every confirmed hand is there."""
+import http.client
+import os
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import create_app, store
+
+GUNICORN = Path(sys.executable).with_name("gunicorn")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_up(port, proc, seconds=30):
+    end = time.time() + seconds
+    while time.time() < end:
+        if proc.poll() is not None:
+            raise RuntimeError("gunicorn exited")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("gunicorn did not start")
+
+
+def start(tmp_path, url, port):
+    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "crash-secret"}
+    return subprocess.Popen([str(GUNICORN), "--workers", "2", "--threads", "4", "--bind", f"127.0.0.1:{port}",
+                             "--no-control-socket", "scorekeeper:create_app()"], cwd=tmp_path, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+def test_kill_9_while_saving_loses_no_confirmed_hand(tmp_path):
+    db = tmp_path / "crash.sqlite"
+    url = f"sqlite:///{db}"
+    app = create_app({"SECRET_KEY": "crash-secret", "DATABASE_URL": url})
+    with app.app_context():
+        table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
+    port = free_port()
+    proc = start(tmp_path, url, port)
+    try:
+        wait_up(port, proc)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", f"/t/{table.id}")
+        resp = conn.getresponse()
+        page = resp.read().decode()
+        cookie = resp.getheader("Set-Cookie").split(";")[0]
+        csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+        confirmed, sent, stop = [], [], threading.Event()
+
+        def phone(n):
+            i = 0
+            while not stop.is_set():
+                token = f"p{n}-{i}"
+                i += 1
+                body = urllib.parse.urlencode({"csrf_token": csrf, "token": token, "partner": "Cla",
+                                               "side": "first", "points": str(i % 73)})
+                try:
+                    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                    sent.append(token)
+                    c.request("POST", f"/t/{table.id}/hands", body, {
+                        "Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
+                    if c.getresponse().status == 303:  # the player was told the hand is saved
+                        confirmed.append(token)
+                except OSError:
+                    pass
+
+        threads = [threading.Thread(target=phone, args=(n,)) for n in range(8)]
+        for t in threads:
+            t.start()
+        deadline = time.time() + 60
+        while len(confirmed) < 40 and time.time() < deadline:
+            time.sleep(0.01)
+        os.killpg(proc.pid, signal.SIGKILL)  # mid-save: eight phones are posting right now
+        proc.wait(10)
+        stop.set()
+        for t in threads:
+            t.join(15)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert len(sent) > len(confirmed) >= 40  # some saves were cut off by the kill
+
+    db_conn = sqlite3.connect(db)
+    assert db_conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    saved = dict(db_conn.execute("SELECT c.token, h.facts FROM changes c JOIN hands h ON h.id = c.hand_id "
+                                 "WHERE c.kind = 'add'").fetchall())
+    assert set(confirmed) <= set(saved)  # no confirmed hand lost
+    # none half-saved: every hand has its change and its facts, and the table's version counted each one
+    n_hands = db_conn.execute("SELECT count(*) FROM hands WHERE facts IS NOT NULL").fetchone()[0]
+    assert n_hands == len(saved) == db_conn.execute("SELECT version FROM tables").fetchone()[0]
+    assert sorted(r[0] for r in db_conn.execute("SELECT number FROM hands")) == list(range(1, n_hands + 1))
+    db_conn.close()
+
+    # the server comes back and shows them all
+    proc = start(tmp_path, url, port)
+    try:
+        wait_up(port, proc)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", f"/t/{table.id}")
+        page = conn.getresponse().read().decode()
+        assert len(re.findall(r'<li id="hand-\d+" class="hand">', page)) == n_hands
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
