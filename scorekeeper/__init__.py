@@ -43,9 +43,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     Compress(app)
     csrf = CSRFProtect(app)
 
-    from . import api, rulebook, tables, views, web
+    from . import api, live, rulebook, tables, views, web
     csrf.exempt(api.bp)
-    for blueprint in (api.bp, views.bp, rulebook.bp, tables.bp):
+    for blueprint in (api.bp, views.bp, rulebook.bp, tables.bp, live.bp):
         app.register_blueprint(blueprint)
     web.install(app)
     return app

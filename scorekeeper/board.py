@@ -40,15 +40,15 @@ class Board:
     games: list  # Troccas/1659: [(number, deals, {player: units}, complete)]
 
 
-def fmt_money(minor: int, currency: str, signed: bool = False) -> str:
-    """Write an amount for people: 10 Rappen, CHF 1.20, +CHF 0.40 (signed), never floats."""
+def fmt_money(minor: int, currency: str, signed: bool = False, bare: bool = False) -> str:
+    """Write an amount for people: 10 Rappen, CHF 1.20, +CHF 0.40 (signed), +0.40 (bare), never floats."""
     if signed and minor == 0:
         return "0"
     sign = ("+" if minor > 0 else "−") if signed else ("−" if minor < 0 else "")
     value = abs(minor)
     if not signed and value < 100 and currency in MINOR:
         return f"{sign}{value} {MINOR[currency]}"
-    return f"{sign}{currency} {value // 100}.{value % 100:02d}"
+    return f"{sign}{'' if bare else currency + ' '}{value // 100}.{value % 100:02d}"
 
 
 def signed(n: int) -> str:
@@ -121,9 +121,27 @@ def money_sentence(payouts: dict, currency: str) -> str:
         return ngettext("%(loser)s loses: pays %(winner)s %(amount)s.",
                         "%(loser)s loses: pays each of the %(num)d others %(amount)s.", len(winners),
                         loser=losers[0], winner=winners[0], amount=fmt_money(payouts[winners[0]], currency))
+    if len({payouts[p] for p in winners}) == 1 and len({payouts[p] for p in losers}) == 1:
+        return _("%(winners)s get %(won)s each; %(losers)s pay %(lost)s each.",
+                 winners=_and(winners), won=fmt_money(payouts[winners[0]], currency),
+                 losers=_and(losers), lost=fmt_money(-payouts[losers[0]], currency))
     parts = [_("%(player)s gets %(amount)s", player=p, amount=fmt_money(payouts[p], currency)) for p in winners]
     parts += [_("%(player)s pays %(amount)s", player=p, amount=fmt_money(-payouts[p], currency)) for p in losers]
     return "; ".join(parts) + "."
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else _("%(some)s and %(last)s", some=", ".join(names[:-1]), last=names[-1])
+
+
+def preview(table, facts: dict) -> dict:
+    """Return what the preview shows for a hand: the money in words, the engine's working, warnings."""
+    try:
+        result = score(table, facts)
+    except ScoreError as e:
+        return {"engine_error": e.message}
+    return {"sentence": money_sentence(settle.payouts(result.scores, table.stake), table.currency),
+            "lines": render_lines(result.explanation), "warnings": render_lines(result.warnings)}
 
 
 def summary(table, facts: dict) -> str:

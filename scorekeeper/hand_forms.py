@@ -27,6 +27,8 @@ class HandForm(FlaskForm):
     token = HiddenField()
     version = HiddenField()
     count_of = RadioField(choices=[], validate_choice=False)
+    engine_error = None  # the engine's sentence when it rejects the hand
+    preview = None  # board.preview() of the stored hand, when editing
 
 
 class Checkboxes(SelectMultipleField):

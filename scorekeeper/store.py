@@ -301,11 +301,13 @@ def edit_hand(table_id: str, number: int, facts: dict | None, token: str | None 
         row = conn.execute(select(hands).where(hands.c.table_id == table_id, hands.c.number == number)).first()
         if row is None or row.facts is None:
             raise NotFound(number)
-        if version is not None and row.version != version:
-            raise Stale(_hand(row))
+        expected = row.version if version is None else version
         t = now()
-        conn.execute(update(hands).where(hands.c.id == row.id).values(facts=facts, version=row.version + 1,
-                                                                      updated_at=t))
+        # compare-and-set: the UPDATE itself checks the version the form was loaded with
+        moved = conn.execute(update(hands).where(hands.c.id == row.id, hands.c.version == expected)
+                             .values(facts=facts, version=expected + 1, updated_at=t)).rowcount
+        if moved != 1:
+            raise Stale(_hand(row))
         _log(conn, table_id, row.id, "edit" if facts is not None else "delete", row.facts, facts, token)
         return Hand(row.id, number, facts, row.version + 1, row.created_at, t)
     return _once(token, write)
@@ -372,3 +374,89 @@ def import_table(table: TableInfo, hand_list: list[Hand]) -> TableInfo:
             conn.execute(insert(hands).values(table_id=new_id, number=h.number, facts=h.facts, version=h.version,
                                               created_at=h.created_at, updated_at=h.updated_at))
     return get_table(new_id)
+
+
+# ---- share links (issue 5) ----
+# A table's own id is its creator's link. Viewers and scorers get links of their own, made on first
+# share; a new scorer link turns the old one off (kept, inactive, so an old link gets a clear answer).
+
+links = Table(
+    "links", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("table_id", String(64), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("role", String(8), nullable=False),  # viewer or scorer
+    Column("active", Boolean, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+CREATOR, SCORER, VIEWER = "creator", "scorer", "viewer"
+
+
+@dataclass(frozen=True)
+class Access:
+    """What a link opens: the table, the link's role, and whether the link still works."""
+
+    table_id: str
+    role: str
+    active: bool
+
+
+def find_link(key: str) -> Access | None:
+    """Return what a URL key opens (a share link or a table's own id), or None."""
+    with engine().connect() as conn:
+        row = conn.execute(select(links.c.table_id, links.c.role, links.c.active).where(links.c.key == key)).first()
+        if row is not None:
+            return Access(row.table_id, row.role, row.active)
+        if conn.execute(select(tables.c.id).where(tables.c.id == key)).first() is not None:
+            return Access(key, CREATOR, True)
+    return None
+
+
+def table_version(table_id: str) -> int:
+    """Return the table's version (moved on by every change), or raise NotFound."""
+    with engine().connect() as conn:
+        version = conn.execute(select(tables.c.version).where(tables.c.id == table_id)).scalar()
+    if version is None:
+        raise NotFound(table_id)
+    return version
+
+
+def share_links(table_id: str) -> dict[str, str]:
+    """Return the table's working viewer and scorer keys, making any that don't exist yet."""
+    with engine().connect() as conn:
+        found = _active_links(conn, table_id)
+    if len(found) == 2:
+        return found
+    with writing() as conn:
+        _lock(conn, table_id)  # two phones sharing at once make one pair of links
+        found = _active_links(conn, table_id)
+        for role in (VIEWER, SCORER):
+            if role not in found:
+                found[role] = _new_link(conn, table_id, role)
+    return found
+
+
+def new_scorer_link(table_id: str) -> str:
+    """Turn the table's scorer link off and return a new one."""
+    with writing() as conn:
+        _lock(conn, table_id)
+        conn.execute(update(links).where(links.c.table_id == table_id, links.c.role == SCORER)
+                     .values(active=False))
+        return _new_link(conn, table_id, SCORER)
+
+
+def _lock(conn, table_id: str) -> None:
+    if conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update()).first() is None:
+        raise NotFound(table_id)
+
+
+def _active_links(conn, table_id: str) -> dict[str, str]:
+    rows = conn.execute(select(links.c.role, links.c.key)
+                        .where(links.c.table_id == table_id, links.c.active.is_(True))).all()
+    return {r.role: r.key for r in rows}
+
+
+def _new_link(conn, table_id: str, role: str) -> str:
+    key = secrets.token_urlsafe(16)
+    conn.execute(insert(links).values(key=key, table_id=table_id, role=role, active=True, created_at=now()))
+    return key

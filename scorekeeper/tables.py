@@ -6,7 +6,7 @@ from flask_babel import gettext as _
 
 from . import board, hand_forms, settle, store
 from .errors import ScoreError
-from .forms import fail, new_token, table_form_class, whole
+from .forms import fail, new_token, table_form_class
 from .games import CLASSES, all_games, class_sizes, cards_for_classes, count_pile, get_game, resolve_rules
 
 bp = Blueprint("tables", __name__)
@@ -83,6 +83,11 @@ def count_cards(form, game, table) -> None:
         fail(form.count_of, getattr(e, "message", str(e)))
         return
     hand_forms.fill_count(form, game, target, count)
+    facts = hand_forms.facts(form, game, table)  # preview the hand if it's now complete; no nagging if not
+    for field in form:
+        field.errors = []
+    if facts is not None:
+        form.preview = board.preview(table, facts)
 
 
 def whole_text(form, text, high, name):
@@ -132,12 +137,8 @@ def preview(table_id):
     table, game = load(table_id)
     form = hand_forms.hand_form(game, table, None, formdata=request.form)
     form.validate()
-    facts, result = check_hand(form, game, table)
-    payouts = settle.payouts(result.scores, table.stake) if result else {}
-    return render_template("_preview.html", result=result, form=form, table=table,
-                           lines=board.render_lines(result.explanation) if result else [],
-                           warnings=board.render_lines(result.warnings) if result else [],
-                           sentence=board.money_sentence(payouts, table.currency) if result else None)
+    facts = hand_forms.facts(form, game, table)
+    return render_template("_preview.html", p=board.preview(table, facts) if facts is not None else {})
 
 
 @bp.route("/t/<table_id>/hands/<int:number>", methods=["GET", "POST"])
@@ -151,6 +152,7 @@ def edit(table_id, number):
     if request.method == "GET":
         form = hand_forms.hand_form(game, table, None, facts=hand.facts)
         form.token.data, form.version.data = new_token(), str(hand.version)
+        form.preview = board.preview(table, hand.facts)
     else:
         form = hand_forms.hand_form(game, table, None, formdata=request.form)
         form.validate()

@@ -4,6 +4,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scorekeeper import names
 from scorekeeper.games import all_games, class_sizes, get_game, resolve_rules
@@ -222,3 +224,19 @@ def test_names_module_labels():
     assert names.card_name("troccas", "SW-J") == "V Swords"
     assert names.card_name("triomphe_forcee", "T9", {"force_trump": "T9"}) == "La Force (VIIII)"
     assert names.label("scarto", "T20") == names.Label("XX", "Angelo")
+
+
+FORM_VALUES = st.lists(st.sampled_from(["SW-K", "T21", "FOOL", "SW-1", "x", "", "T1 T1", "-1", "99", "kings:1",
+                                        "edit:0", "remove:3", "add", "T20", "0"]), max_size=6)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=st.sampled_from(["/count/troccas", "/count/troggu/classes", "/count/scarto/groups",
+                             "/count/french_tarot/groups", "/count/mitigati"]),
+       form=st.dictionaries(st.sampled_from(["card", "group", "editing", "op", "step", "kings", "honours",
+                                             "others", "honour_trump"]), FORM_VALUES, max_size=5),
+       target=st.sampled_from([None, "result", "classes", "grouping"]))
+def test_random_form_posts_never_fail(app, path, form, target):  # the app keeps no state between requests
+    headers = {"HX-Request": "true", "HX-Target": target} if target else {}
+    answer = app.test_client().post(path, data=form, headers=headers)
+    assert answer.status_code == 200

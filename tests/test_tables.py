@@ -105,7 +105,7 @@ def test_preview_says_the_result_in_words_and_money(client):
     url = open_table(client)
     page = client.post(url + "/preview", data={"partner": "Cla", "side": "first", "points": "40"}).get_data(as_text=True)
     # Troccas 40 points: 40 - 36 = +4 each for Anna and Cla (RULES.md §1); 4 x 5 Rappen = 20 Rappen
-    assert "Anna gets 20 Rappen" in page and "Ben pays 20 Rappen" in page
+    assert "Anna and Cla get 20 Rappen each; Ben and Zoë pay 20 Rappen each." in page
 
 
 def test_edit_delete_and_undo_keep_totals_derived(client):
@@ -189,5 +189,34 @@ def test_settle_up_rounds_to_five_rappen_and_shows_it(client):
     page = client.get(url + "/settle").get_data(as_text=True)
     # +3 units x 1 Rappen: Anna and Cla +3, Ben and Zoë -3; rounded by largest remainder to 5, 5, -5, -5
     # (floors 0, 0, -5, -5 leave 3+3+2+2 = 10 Rappen = two coins, to Anna and Cla).
-    assert page.count("+CHF 0.05") == 2 and page.count("−CHF 0.05") == 2
-    assert "pays" in page
+    assert page.count(">+0.05<") == 2 and page.count(">−0.05<") == 2
+    assert page.count(">+0.03<") == 2 and page.count(">−0.03<") == 2
+    assert page.count(">+2<") == 2 and page.count(">−2<") == 2  # the rounding, shown per player
+    assert "Ben</strong> pays <strong>Anna</strong> <span class=\"amount\">5 Rappen" in page
+
+
+def test_troggu_at_seven_players_records_the_partner(client):
+    names = ["Anna", "Ben", "Cla", "Dumeng", "Zoë", "Gion", "Ürs"]
+    data = {f"players-{i}": n for i, n in enumerate(names)}
+    url = open_table(client, "troggu", {**data, "first_dealer": "0", "stake": "0.10", "currency": "CHF",
+                                        "rule_min_players": "3", "rule_match_with_tapp_points": "y",
+                                        "rule_misere_tie": "each_top_pays"})
+    hand = {"contract": "normal", "declarer": "Anna", "partner": "Ürs", "side": "declarer", "points": "60",
+            "no_tricks": "", "token": "p"}
+    page = client.post(url + "/preview", data=hand).get_data(as_text=True)
+    # 7 players with a partner: 5 opponents pay 1 each; the partner gets 2, the Tappist 3 (RULES.md §5)
+    assert "Anna and Ürs get" not in page  # different amounts: said player by player
+    assert "Anna gets 30 Rappen; Ürs gets 20 Rappen" in page
+    client.post(url + "/hands", data=hand)
+    table_id = url.rsplit("/", 1)[1]
+    with client.application.app_context():
+        assert store.list_hands(table_id)[0].facts["partner"] == "Ürs"
+    assert "Anna: Normal, 60 points with Ürs" in client.get(url).get_data(as_text=True)
+
+
+def test_the_edit_page_previews_the_stored_hand(client):
+    url = open_table(client)
+    client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "40", "token": "a"})
+    page = client.get(url + "/hands/1").get_data(as_text=True)
+    # Troccas 40 - 36 = +4 for Anna and Cla, at 5 Rappen a point
+    assert "Anna and Cla get 20 Rappen each; Ben and Zoë pay 20 Rappen each." in page

@@ -130,7 +130,7 @@ def test_a_french_tarot_table_with_a_poignee_and_a_petit_au_bout(page, live_serv
     page.get_by_role("link", name="Settle up").click()
     # Rounded to 5 Rappen: floors 360, -220, -75, -75 leave 10 Rappen: Ben (4 left over) and Cla (3) round up
     rows = page.locator(".balances tbody tr").all_inner_texts()
-    assert [r.split("\t")[2] for r in rows] == ["+CHF 3.60", "−CHF 2.15", "−CHF 0.70", "−CHF 0.75"]
+    assert [r.split("\t")[2] for r in rows] == ["+3.60", "−2.15", "−0.70", "−0.75"]
     assert len(page.locator(".transfers li").all()) == 3
 
 
@@ -141,8 +141,21 @@ def test_a_troccas_game_of_four_deals(page, live_server):
         page.fill("input[name=points]", str(points))
         save(page)
     expect(page.locator(".deal-games li")).to_contain_text("Game 1: 4 deals – won by Anna & Cla")
-    assert totals(page)["Anna"] == ("+7", "+CHF 0.70")
-    assert totals(page)["Zoë"] == ("−7", "−CHF 0.70")
+    # Game 2, deal 1: count the other team's cards instead of typing points.
+    # 2 kings, 1 queen, 17 others = 20 cards: 5 + 5 + 4 + 17 = 31 - 3 x 5 groups = 16 (RULES.md §1);
+    # so Anna's team has 72 - 16 = 56: +20 each
+    page.get_by_text("Count the cards instead").click()
+    choose(page, "Whose cards", "The other team")
+    page.fill("input[name=c_kings]", "2")
+    page.fill("input[name=c_queens]", "1")
+    page.fill("input[name=c_others]", "17")
+    page.get_by_role("button", name="Count", exact=True).click()
+    expect(page.locator("input[name=points]")).to_have_value("16")
+    expect(page.locator("#preview .sentence")).to_have_text("Anna and Cla get CHF 2.00 each; Ben and Zoë pay CHF 2.00 each.")
+    save(page)
+    expect(page.locator(".deal-games li").nth(1)).to_contain_text("Game 2: deal 1 of 4")
+    assert totals(page)["Anna"] == ("+27", "+CHF 2.70")  # 7 + 20
+    assert totals(page)["Zoë"] == ("−27", "−CHF 2.70")
     page.screenshot(path=f"{SHOTS}/tables-troccas.png", full_page=True)
 
 

@@ -1,0 +1,182 @@
+"""The table on every phone: share links with QR codes, the live scoreboard, who may change what.
+
+Every URL that names a table (`<table_id>`) takes a key instead: the table's own id (its creator's
+link), its scorer link or its viewer link. The key is resolved before the view runs, the view gets
+the table's real id, and url_for() writes the key back, so a page never shows a stronger link than
+the one it was opened with.
+"""
+from __future__ import annotations
+
+import os
+import socket
+
+import segno
+from flask import (Blueprint, Response, abort, current_app, g, redirect, render_template, request,
+                   url_for)
+from flask_babel import get_locale
+from flask_babel import gettext as _
+
+from . import board, store
+from .games import get_game
+
+bp = Blueprint("live", __name__)
+
+POLL = "every 2s"  # a change shows on every phone within one poll, well inside the issue's 3 seconds
+VIEWER_OK = {"live.view", "live.board", "live.share", "tables.settle_up", "tables.export_csv",
+             "tables.export_json"}
+CREATOR_ONLY = {"live.rotate"}
+LOOPBACK = ("127.", "localhost", "[::1]", "::1")
+
+
+# ---- keys in URLs ----
+
+def refuse(message: str, status: int = 403):
+    """Stop the request with a friendly page (or, for the scoreboard poll, stop polling and say why)."""
+    if request.endpoint == "live.board":
+        # htmx stops polling on 286; the message replaces the live status line
+        abort(Response(render_template("_live_off.html", message=message), 286))
+    abort(Response(render_template("error.html", status=status, message=message), status))
+
+
+@bp.app_url_value_preprocessor
+def resolve_key(endpoint, values):
+    """Turn the key in a table URL into the table's id, and refuse what the key's role may not do."""
+    key = (values or {}).get("table_id")
+    if key is None:
+        return
+    access = store.find_link(key)
+    if access is None:
+        return  # the view's own lookup gives the friendly 404
+    if not access.active:
+        refuse(_("This scorer link was turned off by the table's creator. Ask them for the new link; "
+                 "nothing was changed."), 410)
+    if access.role == store.VIEWER:
+        if endpoint == "tables.show":
+            abort(redirect(url_for("live.view", table_id=key), 303))
+        if endpoint not in VIEWER_OK or request.method != "GET":
+            refuse(_("This is a viewer link: it shows the scoreboard but can't change anything. "
+                     "Nothing was changed."))
+    if endpoint in CREATOR_ONLY and access.role != store.CREATOR:
+        refuse(_("Only the phone that opened this table can do that. Nothing was changed."))
+    g.table_key, g.table_id, g.table_role = key, access.table_id, access.role
+    values["table_id"] = access.table_id
+
+
+@bp.app_url_defaults
+def keep_key(endpoint, values):
+    """Write links to this table with the key the page was opened with."""
+    if g.get("table_id") is not None and values.get("table_id") == g.table_id:
+        values["table_id"] = g.table_key
+
+
+def role() -> str:
+    return g.get("table_role", store.CREATOR)
+
+
+# ---- the machine's address on the local network ----
+
+def lan_address() -> str | None:
+    """Return this machine's LAN address, found without sending anything, or None."""
+    for probe in ("192.168.255.255", "10.255.255.255", "172.31.255.255"):
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            try:
+                s.connect((probe, 9))  # a UDP connect only picks the route: no packet leaves
+            except OSError:
+                continue
+            address = s.getsockname()[0]
+        if not address.startswith(("127.", "0.")):
+            return address
+    return None
+
+
+def lan_base() -> str | None:
+    """Return http://LAN-ADDRESS:PORT/ when the server listens on every interface, else None."""
+    host = current_app.config.get("SERVE_HOST", os.environ.get("HOST"))
+    if host != "0.0.0.0":
+        return None
+    address = lan_address()
+    if address is None:
+        return None
+    port = current_app.config.get("SERVE_PORT", os.environ.get("PORT", "5000"))
+    return f"http://{address}:{port}/"
+
+
+def external(endpoint: str, **values) -> str:
+    """Return a full URL phones can open: the LAN address when this page was opened on localhost."""
+    path = url_for(endpoint, **values)
+    if request.host.startswith(LOOPBACK):
+        base = lan_base()
+        if base:
+            return base.rstrip("/") + path
+    return request.host_url.rstrip("/") + path
+
+
+def qr(url: str) -> str:
+    """Return a QR code of the URL as an SVG data: URI (the page's CSP allows data: images)."""
+    return segno.make(url, error="m").svg_data_uri(border=2, omitsize=True, dark="#000", light="#fff")
+
+
+@bp.app_context_processor
+def helpers():
+    return {"lan_link": lan_base, "qr": qr, "can_change": lambda: role() != store.VIEWER,
+            "live_etag": lambda table: etag(table.version)}
+
+
+# ---- pages ----
+
+def load(table_id):
+    try:
+        return store.get_table(table_id)
+    except store.NotFound:
+        abort(404)
+
+
+def scoreboard(table) -> dict:
+    """Return what the scoreboard partials (_totals, _hands) need to render the table."""
+    return dict(table=table, game=get_game(table.game), b=board.build(table, store.list_hands(table.id)),
+                money=board.fmt_money, signed=board.signed)
+
+
+def etag(version: int) -> str:
+    """Name one rendering of the scoreboard: the table's version (in the database), the role, the language."""
+    return f"v{version}.{role()}.{get_locale() or 'en'}"
+
+
+@bp.get("/v/<table_id>")
+def view(table_id):
+    return render_template("table_view.html", **scoreboard(load(table_id)))
+
+
+@bp.get("/t/<table_id>/board", endpoint="board")
+def board_region(table_id):
+    """Answer the scoreboard poll: 304 while the table's version is unchanged, else the new regions."""
+    try:
+        version = store.table_version(table_id)
+    except store.NotFound:
+        abort(404)
+    tag = etag(version)
+    if tag in request.if_none_match:
+        response = Response(status=304)
+    else:
+        response = Response(render_template("_board.html", **scoreboard(load(table_id))))
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "no-store"  # the poll sends If-None-Match itself; no browser cache
+    return response
+
+
+@bp.get("/t/<table_id>/share")
+def share(table_id):
+    table = load(table_id)
+    keys = store.share_links(table.id)
+    shown = [(store.VIEWER, external("live.view", table_id=keys[store.VIEWER]))]
+    if role() != store.VIEWER:
+        shown.append((store.SCORER, external("tables.show", table_id=keys[store.SCORER])))
+    return render_template("share.html", table=table, game=get_game(table.game), links=shown,
+                           creator=role() == store.CREATOR, rotated=request.args.get("rotated") == "1")
+
+
+@bp.post("/t/<table_id>/share/scorer")
+def rotate(table_id):
+    table = load(table_id)
+    store.new_scorer_link(table.id)
+    return redirect(url_for("live.share", table_id=table.id, rotated=1), 303)
