@@ -55,7 +55,7 @@ def last_facts(hands) -> dict | None:
 def page(table, game, hands, form, status=200, message=None):
     """Render the table page: the new-hand form above the scoreboard."""
     return render_template("table.html", table=table, game=game, form=form, b=board.build(table, hands),
-                           last=store.last_change(table.id), message=message, undo_token=new_token(),
+                           last=store.last_change(table.id), message=message, undo_token=new_token(), new_token=new_token,
                            money=board.fmt_money, signed=board.signed), status
 
 
@@ -179,10 +179,12 @@ def edit(table_id, number):
 @bp.post("/t/<table_id>/hands/<int:number>/delete")
 def delete(table_id, number):
     table, game = load(table_id)
+    token = request.form.get("token") or None
     try:
-        store.delete_hand(table.id, number, request.form.get("token") or None)
+        store.delete_hand(table.id, number, token)
     except store.NotFound:
-        abort(404)
+        if store.by_token(token) is None:  # not a second tap on the same Delete
+            abort(404)
     return redirect(url_for("tables.show", table_id=table.id), 303)
 
 
