@@ -115,10 +115,10 @@ def count_groups(game_id):
     except ScoreError as e:
         groups, editing, error = [], None, e.message
     others = [c for i, g in enumerate(groups) if i != editing for c in g]
-    current = [c for c in current if c in game.deck and c not in others]
+    current = [c for c in dict.fromkeys(current) if c in game.deck and c not in others]
     if error:
-        pass
-    elif op in ("edit", "remove") and arg.isdigit() and int(arg) < len(groups):
+        op = ""  # the groups were not readable: show the message, change nothing
+    if op in ("edit", "remove") and arg.isdigit() and int(arg) < len(groups):
         i = int(arg)
         if op == "edit":
             if current and editing is None:
@@ -141,7 +141,7 @@ def count_groups(game_id):
             else:
                 groups[editing] = current
             editing, current = None, []
-    elif len(current) > size:
+    elif not error and len(current) > size:
         error = _("A group has at most %(n)d cards; you ticked %(m)d.", n=size, m=len(current))
     keep = [i for i, g in enumerate(groups) if g or i == editing]
     editing = keep.index(editing) if editing is not None else None
