@@ -135,6 +135,7 @@ def json_number(value):
 
 @bp.post("/score")
 def score():
+    """Score one hand and settle it at the stake (API.md, POST /api/v1/score)."""
     data = json_body("game", "players", "hand", optional=("rules", "stake"))
     if data.get("rules") is not None and not isinstance(data["rules"], dict):
         raise BadRequest("“rules” must be an object of house-rule options.")

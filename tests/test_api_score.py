@@ -201,3 +201,17 @@ def spoiled(draw):
 def test_spoiled_good_hands_never_a_500(client, body):
     r = client.post("/api/v1/score", data=json.dumps(body), content_type="application/json")
     assert r.status_code in (200, 400, 404), (body, r.data)
+
+
+def test_not_in_deck(client):
+    # CARDS.md: Troggu has no 1 of swords
+    body = {"game": "troggu", "players": ["A", "B", "C", "D"],
+            "hand": {"contract": "normal", "declarer": "A", "declarer_cards": ["SW-1"]}}
+    assert error(post(client, body), 400, "not_in_deck")["cards"] == ["SW-1"]
+
+
+def test_default_stake_is_10_for_troggu(client):
+    body = {"game": "troggu", "players": ["A", "B", "C", "D"],
+            "hand": {"contract": "normal", "declarer": "A", "declarer_points": 63}}
+    data = post(client, body).get_json()
+    assert data["payouts"] == {p: 10 * s for p, s in data["scores"].items()}  # API.md: 10 Rappen

@@ -11,6 +11,7 @@ DECK = C.DECK_78
 TOTAL = 129
 BASELINE = 43
 KINGS = frozenset(f"{s}-K" for s in C.SUITS)
+ROMAN = {"T20": "XX", "T21": "XXI"}
 
 OPTIONS = {
     "honour_trump": Option("T20", "The 5-point honour trump beside the Bagatto: the Angel, XX (Phil), or XXI (Rufus).", ("T20", "T21")),
@@ -29,17 +30,17 @@ def values(rules):
     return C.nominal_values(DECK, {"T1", rules.get("honour_trump", "T20")}, fool=4)
 
 
-def honours_value(held: int, kings: bool, trio: bool, reading: str) -> int:
-    """Return the honours declaration for `held` of the 7 honours (RULES.md §3.1's formula by default)."""
+def honours_value(held: int, kings: bool, trio: bool, reading: str) -> tuple[int, str]:
+    """Return the honours declaration for `held` of the 7 honours and which one it is (RULES.md §3.1)."""
     if kings:  # Rufus: all four kings 20, any extra honour +5 (his example: 4 kings, I, XXI = 30)
-        return 20 + 5 * (held - 4)
+        return 20 + 5 * (held - 4), "kings"
     if trio and reading == "trio_and_four" and held >= 4:
-        return 15 + 10 + 5 * (held - 4)
+        return 15 + 10 + 5 * (held - 4), "trio_and_four"
     if trio and not (reading == "four_over_trio" and held >= 4):
-        return 15 + 5 * (held - 3)
+        return 15 + 5 * (held - 3), "trio"
     if held >= 4:
-        return 10 + 5 * (held - 4)
-    return 0
+        return 10 + 5 * (held - 4), "four"
+    return 0, ""
 
 
 def trumps_value(trumps: int, fool: bool, rules: dict) -> int:
@@ -55,22 +56,26 @@ def declaration(player: str, shown: list[str], rules: dict):
     honours = KINGS | trio
     odd = [c for c in shown if c not in honours and not C.is_trump(c)]
     if odd:
-        raise BadHand(f"{player} showed {', '.join(odd)}: only honours (kings, I, {rules['honour_trump'][1:]}, the Fool)"
+        raise BadHand(f"{player} showed {', '.join(odd)}: only honours (kings, I, {ROMAN[rules['honour_trump']]}, the Fool)"
                       " and trumps are declared in Mitigati.", cards=odd)
     held = sum(1 for c in shown if c in honours)
     has_kings = KINGS <= set(shown)
     has_trio = trio <= set(shown)
-    h = honours_value(held, has_kings, has_trio, rules["honours_reading"])
+    h, kind = honours_value(held, has_kings, has_trio, rules["honours_reading"])
     trumps = sum(1 for c in shown if C.is_trump(c))
     t = trumps_value(trumps, C.FOOL in shown, rules)
     lines = []
-    if h and has_kings:
+    angel = ROMAN[rules["honour_trump"]]
+    if kind == "kings":
         lines.append(line("{player} showed the four kings and {held} honours in all: 20 + 5 for each honour"
                           " beyond four = {value}.", player=player, held=held, value=h))
-    elif h and has_trio:
-        lines.append(line("{player} showed the trio (I, {angel}, the Fool) and {held} honours in all: {value}.",
-                          player=player, angel=rules["honour_trump"][1:], held=held, value=h))
-    elif h:
+    elif kind == "trio":
+        lines.append(line("{player} showed the trio (I, {angel}, the Fool) and {held} honours in all: 15 + 5 for"
+                          " each honour beyond three = {value}.", player=player, angel=angel, held=held, value=h))
+    elif kind == "trio_and_four":
+        lines.append(line("{player} showed the trio (I, {angel}, the Fool), 15, and {held} honours, 10 + 5 for"
+                          " each beyond four: {value}.", player=player, angel=angel, held=held, value=h))
+    elif kind == "four":
         lines.append(line("{player} showed {held} honours: 10 + 5 for each honour beyond four = {value}.",
                           player=player, held=held, value=h))
     if t and trumps < 10:
