@@ -7,6 +7,7 @@ the game's score() (when it exists) and compare it with the payouts below.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from .errors import ScoreError
 from .games import Game, count_pile, resolve_rules
@@ -62,32 +63,44 @@ def sample_counts(game: Game) -> list[tuple[list[str], object, bool]]:
 
 def _troggu(game: Game) -> Example:
     # troggu-visp-de.txt: 58 or more wins; the losers pay each winner the base (10 Rappen);
-    # under 30 points double, a Match triple.
+    # under 30 points double, a Match triple; the partner at 7 or 8 players gets 2 bases.
+    from .games import troggu as tg
+    rules = resolve_rules(game, None)
     players = list(PLAYERS[:5])
     tappist_points = 63
     opponents_points = game.total - tappist_points
     base = game.default_stake
-    each = base  # opponents have 30 or more: single
+    each = base  # the opponents have 30 or more: single
     payouts = {p: -each for p in players[1:]}
     payouts[players[0]] = each * (len(players) - 1)
+    cards = len(game.deck)
+    tapps = {**tg.TAPP, 4: rules["tapp_4p"]}
+    other_4p = [v for v in game.options["tapp_4p"].choices if v != rules["tapp_4p"]]
     numbers = {"tappist": players[0], "points": tappist_points, "opponents": opponents_points,
-               "win": game.total // 2 + 1, "half": game.total // 2, "base": base,
+               "win": tg.WIN, "half": tg.DRAW, "low": tg.LOW, "base": base,
                "n_opponents": len(players) - 1, "each": each, "gain": payouts[players[0]],
                "table": [(mult, base * mult, 2 * base * mult) for mult in (1, 2, 3)],
-               # 7 players with a partner (troggu-visp-de.txt): partner 2 units, Tappist 3, 5 opponents 1 each.
-               "seven": {"opponents": 5, "partner": 2 * base, "tappist": 3 * base, "each": base}}
+               "deal": [(n, (cards - tapp) // n, tapp) for n, tapp in sorted(tapps.items())],
+               "deal_4p_other": [((cards - tapp) // 4, tapp) for tapp in other_4p],
+               "partner_units": tg.PARTNER_UNITS, "partner_tables": tg.PARTNER_TABLE,
+               # 7 players with a partner: 5 opponents pay 1 base each; partner 2, the Tappist the rest.
+               "seven": {"opponents": 5, "partner": tg.PARTNER_UNITS * base,
+                         "tappist": (5 - tg.PARTNER_UNITS) * base, "each": base},
+               "eight_tappist": 6 - tg.PARTNER_UNITS}
     hand = {"contract": "normal", "declarer": players[0], "declarer_points": tappist_points}
     return Example(players, hand, base, payouts, numbers)
 
 
 def _troccas(game: Game) -> Example:
     # troccas-wikipedia.txt: points over or below 36; RULES.md §1: each member is credited his team's score.
+    from .games import troccas as tc
     players = list(PLAYERS[:4])
-    baseline = game.total // 2
+    baseline = tc.BASELINE
     team_points = 40
     diff = team_points - baseline
     payouts = {players[0]: diff, players[2]: diff, players[1]: -diff, players[3]: -diff}
-    numbers = {"points": team_points, "other": game.total - team_points, "baseline": baseline, "diff": diff}
+    numbers = {"points": team_points, "other": game.total - team_points, "baseline": baseline, "diff": diff,
+               "scart": tc.SCART}
     hand = {"teams": [[players[0], players[2]], [players[1], players[3]]], "side": players[0],
             "points": team_points}
     return Example(players, hand, 1, payouts, numbers)
@@ -101,26 +114,31 @@ def _french_tarot(game: Game) -> Example:
     oudlers, points = 2, 53
     threshold = ft.THRESHOLDS[oudlers]
     margin = points - threshold
-    multiplier = 4
+    multiplier = ft.MULTIPLIERS["garde_sans"]
     bonus = rules["poignee_bonus"][0]
-    unit = (25 + margin) * multiplier + bonus
+    unit = (ft.BASE + margin) * multiplier + bonus
     payouts = {p: -unit for p in players[1:]}
     payouts[players[0]] = unit * (len(players) - 1)
+    multipliers = {**ft.MULTIPLIERS, "garde_contre": rules["garde_contre_multiplier"]}
     numbers = {"taker": players[0], "points": points, "oudlers": oudlers, "threshold": threshold,
-               "margin": margin, "multiplier": multiplier, "bonus": bonus, "unit": unit,
+               "margin": margin, "multiplier": multiplier, "bonus": bonus, "unit": unit, "base": ft.BASE,
                "gain": payouts[players[0]], "thresholds": sorted(ft.THRESHOLDS.items()),
-               "contracts": [("Prise", 1), ("Garde", 2), ("Garde sans", 4),
-                             ("Garde contre", rules["garde_contre_multiplier"])],
-               "poignee": rules["poignee_bonus"], "half_unit": 25 + 1}
+               "contracts": [(ft.CONTRACTS[c], multipliers[c]) for c in ft.CONTRACTS],
+               "poignee": rules["poignee_bonus"], "poignee_trumps": ft.POIGNEE_TRUMPS,
+               "poignee_5p": rules["poignee_thresholds_5p"], "petit": ft.PETIT_AU_BOUT,
+               "chelem": ft.CHELEM, "defence_chelem": rules["defence_chelem_bonus"],
+               "deal": [(n, (len(game.deck) - chien) // n, chien) for n, chien in sorted(ft.CHIEN.items())],
+               # 3 players, prise, 2 oudlers: 40.5 against 41 loses by 1 (FFT, via normandie-tarot.org).
+               "half_threshold": ft.THRESHOLDS[2], "half_points": ft.THRESHOLDS[2] - Fraction(1, 2),
+               "half_unit": ft.BASE + 1}
     hand = {"taker": players[0], "contract": "garde_sans", "points": points, "oudlers": oudlers,
             "poignees": [{"player": players[0], "size": "single"}]}
     return Example(players, hand, 1, payouts, numbers)
 
 
-def _baseline_game(game: Game, piles: list[int]) -> Example:
+def _baseline_game(game: Game, piles: list[int], baseline: int) -> Example:
     # italian-swiss-archive.txt: each player scores relative to the average (26 of 78, 43 of 129).
     players = list(PLAYERS[:3])
-    baseline = game.total // 3
     points = dict(zip(players, piles))
     payouts = {p: points[p] - baseline for p in players}
     numbers = {"points": points, "baseline": baseline, "rows": [(p, points[p], payouts[p]) for p in players]}
@@ -128,7 +146,8 @@ def _baseline_game(game: Game, piles: list[int]) -> Example:
 
 
 def _mitigati(game: Game) -> Example:
-    example = _baseline_game(game, [38, 50, 41])  # Phil: "a score of 38 should be converted to -5"
+    from .games import mitigati
+    example = _baseline_game(game, [38, 50, 41], mitigati.BASELINE)  # Phil: "a score of 38 should be converted to -5"
     rules = resolve_rules(game, None)
     # Rufus: four kings with two more honours, 20 + 5 + 5 = 30 from each player.
     shown = ["SW-K", "BA-K", "CU-K", "CO-K", "T1", rules["honour_trump"]]
@@ -141,6 +160,16 @@ def _mitigati(game: Game) -> Example:
                "final": [(p, example.payouts[p], payouts[p]) for p in example.players]}
     hand = {**example.hand, "declarations": {declarer: shown}}
     return Example(example.players, hand, 1, payouts, numbers)
+
+
+def _scarto(game: Game) -> Example:
+    from .games import scarto
+    return _baseline_game(game, [30, 20, 28], scarto.BASELINE)  # Phil: "a score of 30 should be converted to +4"
+
+
+def _swiss(game: Game) -> Example:
+    from .games import swiss_tarot_1659 as swiss
+    return _baseline_game(game, [30, 24, 24], swiss.BASELINE)
 
 
 def _triomphe(game: Game) -> Example:
@@ -156,7 +185,9 @@ def _triomphe(game: Game) -> Example:
     wins = dict(claims)
     wins[players[2]] = rest  # Carla reaches two tricks at trick 3, Dario only at trick 4
     payouts = {p: wins.get(p, 0) - ante for p in players}
+    from .games import triomphe_forcee as tf
     numbers = {"ante": ante, "pot": pot, "rest": rest, "force": rules["force_trump"], "tricks": tricks,
+               "la_mort": tf.LA_MORT, "n_tricks": tf.TRICKS,
                "rows": [(p, wins.get(p, 0), payouts[p]) for p in players]}
     hand = {"la_mort": None, "declarations": {players[0]: ["FOOL"], players[1]: [rules["force_trump"]]},
             "tricks": tricks}
@@ -167,9 +198,9 @@ EXAMPLES = {
     "troggu": _troggu,
     "troccas": _troccas,
     "french_tarot": _french_tarot,
-    "scarto": lambda g: _baseline_game(g, [30, 20, 28]),  # Phil: "a score of 30 should be converted to +4"
+    "scarto": _scarto,
     "mitigati": _mitigati,
-    "swiss_tarot_1659": lambda g: _baseline_game(g, [30, 24, 24]),
+    "swiss_tarot_1659": _swiss,
     "triomphe_forcee": _triomphe,
 }
 

@@ -47,7 +47,7 @@ def test_page_lists_every_house_rule_with_its_meaning_and_default(app, client, g
     html = page(client, game_id)
     with app.test_request_context():
         for name, option in game.options.items():
-            block = re.search(rf'<div class="option" id="opt-{name}">(.*?)</div>', html, re.S)
+            block = re.search(rf'<div class="rule-option" id="opt-{name}">(.*?)</div>', html, re.S)
             assert block, f"no card for the house rule {name}"
             assert str(escape(option.meaning)) in block.group(1)
             assert f"<strong>{escape(in_words(option.default, game, name))}</strong>" in block.group(1)
@@ -234,3 +234,19 @@ def test_table_of_contents_jumps_to_its_section(page, live_server):
     page.wait_for_url("**#house-rules")
     top = page.evaluate("document.getElementById('house-rules').getBoundingClientRect().top")
     assert 0 <= top < 100
+
+
+@pytest.mark.parametrize("game_id,rows", [
+    # RULES.md §5 (troggu-visp-de.txt, troggu-en.txt): players, cards each, Tapp; 4 players 13 + 10 by default.
+    ("troggu", [(3, 18, 8), (4, 13, 10), (5, 11, 7), (6, 9, 8), (7, 8, 6), (8, 7, 6)]),
+    # RULES.md §6 (french-tarot-wikipedia.txt): players, cards each, chien.
+    ("french_tarot", [(3, 24, 6), (4, 18, 6), (5, 15, 3)]),
+])
+def test_deal_tables(client, game_id, rows):
+    game = all_games()[game_id]
+    example = rule_examples.example(game)
+    assert example.numbers["deal"] == rows
+    html = page(client, game_id)
+    for players, each, aside in rows:
+        assert players * each + aside == len(game.deck)  # every card is dealt
+        assert f'<th scope="row">{players}</th><td>{each}</td><td>{aside}</td>' in html
