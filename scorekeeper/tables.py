@@ -19,6 +19,12 @@ bp.record_once(lambda state: store.init_app(state.app))
 SHOWN_PLAYERS = {"troggu": 5, "french_tarot": 4, "triomphe_forcee": 5}  # name fields shown before "more players"
 
 
+@bp.app_context_processor
+def helpers():
+    """Template helpers the table partials use, wherever they are rendered."""
+    return {"new_token": new_token, "money": board.fmt_money, "signed": board.signed}
+
+
 def load(table_id: str):
     """Return the table and its game, or a friendly 404."""
     try:
