@@ -129,7 +129,7 @@ def rule_field(opt):
     if isinstance(opt.default, bool):
         return BooleanField(default=opt.default)
     if opt.choices is not None:
-        return RadioField(choices=[(str(c), str(c)) for c in opt.choices], default=str(opt.default))
+        return RadioField(choices=[(str(c), str(c).replace("_", " ")) for c in opt.choices], default=str(opt.default))
     if isinstance(opt.default, list):
         return StringField(default=", ".join(str(v) for v in opt.default))
     return StringField(default=str(opt.default))

@@ -181,6 +181,8 @@ def facts_french_tarot(form, game, players):
              "chelem": form.chelem.data or None}
     if hasattr(form, "partner"):
         facts["partner"] = form.partner.data or None
+    if hasattr(form, "misere") and form.misere.data:
+        facts["misere"] = [p for p in players if p in form.misere.data]
     return facts
 
 
@@ -197,6 +199,8 @@ def load_french_tarot(form, facts, players):
         _seat(form, "pg", i).data = sizes.get(p, "")
     if hasattr(form, "partner"):
         form.partner.data = facts.get("partner") or ""
+    if hasattr(form, "misere"):
+        form.misere.data = list(facts.get("misere") or [])
 
 
 # ---- Troccas (API.md: teams, side, points) ----
@@ -347,6 +351,13 @@ def hand_form(game, table, last: dict | None, formdata=None, facts: dict | None 
     players = list(table.players)
     cls = type("HandForm_" + game.id, (HandForm,), {})
     BUILD[game.id](cls, players, last)
+    if game.id == "french_tarot" and not table.rules.get("prise_allowed", True):  # the table starts at Garde
+        last_contract = (last or {}).get("contract", "garde")
+        cls.contract = RadioField(_("Contract"), default="garde" if last_contract == "prise" else last_contract,
+                                  choices=[("garde", _("Garde")), ("garde_sans", _("Garde sans")),
+                                           ("garde_contre", _("Garde contre"))])
+    if game.id == "french_tarot" and table.rules.get("misere"):  # a house rule (RULES.md §6), off by default
+        cls.misere = Checkboxes(_("Misère declared by"), choices=_players(players), validate_choice=False)
     form = cls(formdata=formdata) if formdata is not None else cls()
     form.count_of.choices = count_targets(game, players)
     if game.id == "mitigati":

@@ -155,7 +155,8 @@ def board_region(table_id):
     except store.NotFound:
         abort(404)
     tag = etag(version)
-    if tag in request.if_none_match:
+    # Flask-Compress sends a compressed 200's ETag as "<tag>:br" (or :gzip): the same version either way
+    if tag in {t.split(":")[0] for t in request.if_none_match.as_set(include_weak=True)}:
         response = Response(status=304)
     else:
         response = Response(render_template("_board.html", **scoreboard(load(table_id))))

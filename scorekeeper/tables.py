@@ -1,4 +1,8 @@
-"""A table's evening: open a table, enter and fix hands, the scoreboard, settle up (the pages)."""
+"""A table's evening: open a table, enter and fix hands, the scoreboard, settle up (the pages).
+
+Hand forms are not validate()d: CSRFProtect checks every POST app-wide, hand_forms checks each
+fact with a message at its field, and the engine has the last word on values (its sentence shown).
+"""
 from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
@@ -119,7 +123,6 @@ def add(table_id):
     table, game = load(table_id)
     last = store.last_hand(table.id)
     form = hand_forms.hand_form(game, table, last.facts if last else None, formdata=request.form)
-    form.validate()
     if request.form.get("action") == "count":
         count_cards(form, game, table)
     else:
@@ -136,7 +139,6 @@ def add(table_id):
 def preview(table_id):
     table, game = load(table_id)
     form = hand_forms.hand_form(game, table, None, formdata=request.form)
-    form.validate()
     facts = hand_forms.facts(form, game, table)
     return render_template("_preview.html", p=board.preview(table, facts) if facts is not None else {})
 
@@ -155,7 +157,6 @@ def edit(table_id, number):
         form.preview = board.preview(table, hand.facts)
     else:
         form = hand_forms.hand_form(game, table, None, formdata=request.form)
-        form.validate()
         if request.form.get("action") == "count":
             count_cards(form, game, table)
         else:

@@ -16,6 +16,8 @@ def install(app: Flask) -> None:
 
     @app.after_request
     def headers(response):
+        if response.status_code == 304:
+            return response  # no body to protect; the 200 carried these (saves ~300 bytes per idle poll)
         response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "no-referrer")

@@ -42,7 +42,7 @@ def test_fool_kept_alone_is_caught():
     ann = ["FOOL"]
     bob = BOB + [c for c in ANN if c != "FOOL"][:11]
     cid = CID + [c for c in ANN if c != "FOOL"][11:]
-    with pytest.raises(BadHand, match="79"):
+    with pytest.raises(BadHand, match="Fool alone"):
         score({"cards": {"Ann": ann, "Bob": bob, "Cid": cid}})
 
 

@@ -220,3 +220,45 @@ def test_the_edit_page_previews_the_stored_hand(client):
     page = client.get(url + "/hands/1").get_data(as_text=True)
     # Troccas 40 - 36 = +4 for Anna and Cla, at 5 Rappen a point
     assert "Anna and Cla get 20 Rappen each; Ben and Zoë pay 20 Rappen each." in page
+
+
+def test_french_tarot_misere_is_offered_when_the_house_rule_is_on(client):
+    data = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Dumeng",
+            "first_dealer": "0", "stake": "0.01", "currency": "EUR", "rule_poignee_bonus": "20, 30, 40",
+            "rule_poignee_thresholds_5p": "8, 10, 13", "rule_garde_contre_multiplier": "6",
+            "rule_excuse_last_trick": "trick_winner", "rule_defence_chelem_bonus": "200", "rule_misere": "y",
+            "rule_half_points": "fft", "rule_prise_allowed": "y"}
+    url = open_table(client, "french_tarot", data)
+    assert "Misère declared by" in client.get(url).get_data(as_text=True)
+    hand = {"taker": "Anna", "contract": "prise", "side": "attack", "points": "56", "oudlers": "0",
+            "petit_au_bout": "", "chelem": "", "misere": ["Ben"], "token": "m"}
+    assert client.post(url + "/hands", data=hand).status_code == 303
+    table_id = url.rsplit("/", 1)[1]
+    with client.application.app_context():
+        assert store.list_hands(table_id)[0].facts["misere"] == ["Ben"]
+
+
+def test_a_table_without_prise_offers_garde_first(client):
+    data = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "first_dealer": "0", "stake": "0.01",
+            "currency": "EUR", "rule_poignee_bonus": "20, 30, 40", "rule_poignee_thresholds_5p": "8, 10, 13",
+            "rule_garde_contre_multiplier": "6", "rule_excuse_last_trick": "trick_winner",
+            "rule_defence_chelem_bonus": "200", "rule_half_points": "fft"}  # prise_allowed unticked
+    page = client.get(open_table(client, "french_tarot", data)).get_data(as_text=True)
+    assert 'value="prise"' not in page
+    assert re.search(r'checked[^>]*value="garde"|value="garde"[^>]*checked', page)
+
+
+@pytest.mark.parametrize("hand", [
+    {"contract": "xyz", "declarer": "Anna", "points": "60"},
+    {"contract": "normal", "declarer": "Nobody", "points": "60"},
+    {"contract": "normal", "declarer": "Anna", "points": "sixty"},
+    {"contract": "misere", "mp0": "-5", "mp1": "", "mp2": "x"},
+])
+def test_tampered_or_bad_hands_get_a_sentence_never_a_500(client, hand):
+    url = open_table(client, "troggu", {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla",
+                                        "first_dealer": "0", "stake": "0.10", "currency": "CHF",
+                                        "rule_min_players": "3", "rule_misere_tie": "each_top_pays"})
+    r = client.post(url + "/hands", data=hand)
+    assert r.status_code == 200
+    assert re.search(r'class="(field-error|engine-error)"', r.get_data(as_text=True))
+    assert client.post(url + "/preview", data=hand).status_code == 200

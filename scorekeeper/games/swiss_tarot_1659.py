@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .. import cards as C
+from ..errors import BadHand
 from ..text import line
 from . import Game, Option, Result, check_players, hand_fields
 from .piles import read_piles, signed
@@ -35,6 +36,14 @@ def score(players, hand, rules):
     check_players(GAME, players)
     hand_fields(hand, optional=("points", "cards"))
     kept = rules["unexchanged_fool"] == "owner"
+    piles = hand.get("cards")
+    if not kept and isinstance(piles, dict):
+        for p, pile in piles.items():
+            if isinstance(pile, list) and len(pile) == 1 and str(pile[0]).strip().upper() in ("FOOL", "EXCUSE"):
+                # RULES.md §4 [conflict]: by default the unexchanged Fool stays in the trick it was played to
+                raise BadHand(f"{p}'s pile is the Fool alone, which would make the deck 79: by default a Fool that"
+                              " could not be exchanged stays in the trick it was played to. A table that lets its"
+                              " player keep it sets the house rule unexchanged_fool to “owner”.", cards=["FOOL"])
     points, explanation, warnings = read_piles(GAME, players, hand, rules, other_total=TOTAL + 1 if kept else None)
     if sum(points.values()) == TOTAL + 1:
         # RULES.md §4: kept alone as 5 the Fool makes 130 − 50 − 1 = 79

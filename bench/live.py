@@ -1,0 +1,224 @@
+"""Live sharing benchmark: 100 phones watching 20 tables while hands are entered, against gunicorn
+(2 workers x 4 threads, SQLite WAL). Each watcher polls its table's scoreboard every 2 s with
+If-None-Match, as htmx does on the viewer page; each table's scorer saves a hand every 10 s.
+
+The issue asks for a minute; the run is LIVE_BENCH_SECONDS long (30 s by default, to keep `make bench`
+short: every figure is a rate or a per-request size, so the length only changes the sample).
+The client is plain asyncio over keep-alive connections, sending the headers a phone's Chromium sends.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import re
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from scorekeeper import create_app, store
+
+TABLES, WATCHERS, POLL, HAND_EVERY = 20, 100, 2.0, 10.0
+PLAYERS = ["Anna", "Ben", "Cla", "Zoë"]
+LANGUAGE = "de-CH,de;q=0.9,en;q=0.8"  # the page and its polls agree (the ETag names the language)
+UA = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+      "Chrome/131.0.0.0 Mobile Safari/537.36")
+
+
+class Conn:
+    """One keep-alive HTTP/1.1 connection that counts the bytes it sends and receives."""
+
+    def __init__(self, port: int):
+        self.port, self.reader, self.writer, self.reconnects = port, None, None, 0
+
+    async def request(self, method: str, path: str, headers: dict, body: bytes = b""):
+        """Send one request; return (status, headers, body, bytes sent, bytes received)."""
+        reused = self.writer is not None
+        try:
+            return await self._request(method, path, headers, body)
+        except (asyncio.IncompleteReadError, ConnectionError):
+            if not reused:
+                raise
+            self.writer = None  # the server closed the idle keep-alive connection: open a new one, as browsers do
+            self.reconnects += 1
+            return await self._request(method, path, headers, body)
+
+    async def _request(self, method, path, headers, body):
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}", "Connection: keep-alive"]
+        lines += [f"{k}: {v}" for k, v in headers.items()]
+        if body:
+            lines.append(f"Content-Length: {len(body)}")
+        raw = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+        self.writer.write(raw)
+        await self.writer.drain()
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        status = int(head.split(b" ", 2)[1])
+        got = {}
+        for line in head.decode("latin-1").split("\r\n")[1:]:
+            if ":" in line:
+                k, v = line.split(":", 1)
+                got[k.strip().lower()] = v.strip()
+        data = await self.reader.readexactly(int(got.get("content-length", 0)))
+        if got.get("connection", "").lower() == "close":
+            self.writer.close()
+            self.writer = None
+        return status, got, data, len(raw), len(head) + len(data)
+
+
+def browser_headers(referer_path: str, cookie: str, csrf: str) -> dict:
+    """The headers Chromium sends with an htmx poll from the viewer page (Referer is off: no-referrer)."""
+    return {"User-Agent": UA, "Accept": "*/*", "Accept-Encoding": "gzip, deflate, br, zstd",
+            "Accept-Language": LANGUAGE, "HX-Request": "true", "HX-Trigger": "live",
+            "HX-Current-URL": f"http://127.0.0.1{referer_path}", "X-CSRFToken": csrf, "Cookie": cookie,
+            "sec-ch-ua": '"Chromium";v="131", "Not_A Brand";v="24"', "sec-ch-ua-mobile": "?1",
+            "sec-ch-ua-platform": '"Android"', "Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors",
+            "Sec-Fetch-Dest": "empty"}
+
+
+def pct(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p / 100 * len(values)))] if values else float("nan")
+
+
+async def open_page(conn: Conn, path: str):
+    """GET a page like a browser; return (cookie, csrf token, ETag to poll with, page)."""
+    status, headers, body, _s, _r = await conn.request("GET", path, {"User-Agent": UA, "Accept": "text/html",
+                                                                  "Accept-Language": LANGUAGE})
+    assert status == 200, (path, status)
+    page = body.decode()
+    cookie = headers.get("set-cookie", "").split(";", 1)[0]
+    csrf = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
+    etag = re.search(r'"If-None-Match": "\\"([^"\\]+)\\""', page).group(1)
+    return cookie, csrf, f'"{etag}"', page
+
+
+async def run(port: int, tables: list, seconds: float) -> dict:
+    stats = {"poll": [], "poll304": 0, "poll200": 0, "save": [], "idle_sent": [], "idle_recv": [], "errors": 0,
+             "seen": [], "lat304": [], "reconnects": 0}
+    saved_at = {}  # (table, version) -> when the save that made it returned
+    opened, everyone = asyncio.Event(), [0]
+    stop = float("inf")
+
+    async def ready():
+        """Wait until every phone has loaded its page, so the figures are the steady state, not the opening rush."""
+        nonlocal stop
+        everyone[0] += 1
+        if everyone[0] == WATCHERS + TABLES:
+            stop = time.monotonic() + seconds
+            opened.set()
+        await opened.wait()
+
+    async def watcher(i: int):
+        table = tables[i % TABLES]
+        conn = Conn(port)
+        cookie, csrf, etag, _page = await open_page(conn, table["viewer"])
+        headers = browser_headers(table["viewer"], cookie, csrf)
+        poll = table["viewer"].replace("/v/", "/t/") + "/board"
+        await ready()
+        await asyncio.sleep(random.uniform(0, POLL))
+        while time.monotonic() < stop:
+            t0 = time.monotonic()
+            status, got, _body, sent, recv = await conn.request("GET", poll, {**headers, "If-None-Match": etag})
+            t1 = time.monotonic()
+            stats["poll"].append(t1 - t0)
+            if status == 304:
+                if "head304" not in stats:
+                    stats["head304"] = got
+                stats["poll304"] += 1
+                stats["lat304"].append(t1 - t0)
+                stats["idle_sent"].append(sent)
+                stats["idle_recv"].append(recv)
+            elif status == 200:
+                stats["poll200"] += 1
+                etag = got["etag"]
+                version = int(re.match(r'"v(\d+)\.', etag).group(1))
+                if (table["id"], version) in saved_at:
+                    stats["seen"].append(t1 - saved_at[(table["id"], version)])
+            else:
+                stats["errors"] += 1
+            await asyncio.sleep(max(0.0, POLL - (time.monotonic() - t0)))
+        stats["reconnects"] += conn.reconnects
+
+    async def scorer(k: int):
+        table = tables[k]
+        conn = Conn(port)
+        cookie, csrf, _etag, _page = await open_page(conn, table["scorer"])
+        await ready()
+        await asyncio.sleep(random.uniform(0, HAND_EVERY))
+        n = 0
+        while time.monotonic() < stop - 3:  # the last hands get 3 s to reach every watcher
+            n += 1
+            form = (f"csrf_token={csrf}&partner=Cla&side=first&points={30 + n % 20}"
+                    f"&token={secrets.token_urlsafe(16)}&action=save").encode()
+            t0 = time.monotonic()
+            status, _h, _b, _s, _r = await conn.request(
+                "POST", table["scorer"] + "/hands",
+                {"User-Agent": UA, "Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}, form)
+            t1 = time.monotonic()
+            if status != 303:
+                stats["errors"] += 1
+            else:
+                stats["save"].append(t1 - t0)
+                saved_at[(table["id"], n)] = t1  # each save moves the table's version on by one
+            await asyncio.sleep(max(0.0, HAND_EVERY - (t1 - t0)))
+
+    await asyncio.gather(*(watcher(i) for i in range(WATCHERS)), *(scorer(k) for k in range(TABLES)))
+    stats["elapsed"] = seconds
+    return stats
+
+
+def main() -> None:
+    seconds = float(os.environ.get("LIVE_BENCH_SECONDS", "30"))
+    tmp = Path(tempfile.mkdtemp(prefix="bench-live-"))
+    url = f"sqlite:///{tmp / 'live.sqlite'}"
+    app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": url})
+    tables = []
+    with app.app_context():
+        for _ in range(TABLES):
+            t = store.create_table("troccas", PLAYERS, {}, 1, "CHF", 0)
+            keys = store.share_links(t.id)
+            tables.append({"id": t.id, "viewer": f"/v/{keys['viewer']}", "scorer": f"/t/{keys['scorer']}"})
+    app.extensions["store"].dispose()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    proc = subprocess.Popen([str(gunicorn), "--workers", "2", "--threads", "4", "--bind", f"127.0.0.1:{port}",
+                             "--no-control-socket", "scorekeeper:create_app()"], cwd=tmp,
+                            env={**os.environ, "DATABASE_URL": url, "SECRET_KEY": "bench"},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        s = asyncio.run(run(port, tables, seconds))
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(10)
+    requests = len(s["poll"]) + len(s["save"])
+    sent, recv = statistics.mean(s["idle_sent"]), statistics.mean(s["idle_recv"])
+    print(f"{WATCHERS} phones watching {TABLES} tables for {s['elapsed']:.0f} s (scaled down from a minute),"
+          f" a hand every {HAND_EVERY:.0f} s per table; gunicorn 2 workers x 4 threads, SQLite WAL")
+    print(f"  {requests / s['elapsed']:.0f} requests/s: {len(s['poll'])} polls ({s['poll304']} x 304,"
+          f" {s['poll200']} x 200), {len(s['save'])} hands saved, {s['errors']} errors;"
+          f" {s['reconnects']} polls found their keep-alive connection closed (gunicorn's 2 s keep-alive)")
+    print(f"  poll latency p50 {pct(s['poll'], 50) * 1000:.1f} ms, p99 {pct(s['poll'], 99) * 1000:.1f} ms"
+          f" (the 304s alone: p50 {pct(s['lat304'], 50) * 1000:.1f} ms, p99 {pct(s['lat304'], 99) * 1000:.1f} ms);"
+          f" save p50 {pct(s['save'], 50) * 1000:.1f} ms, p99 {pct(s['save'], 99) * 1000:.1f} ms")
+    print(f"  a saved hand reached the watchers after p50 {pct(s['seen'], 50):.2f} s, p99 {pct(s['seen'], 99):.2f} s,"
+          f" max {max(s['seen'], default=float('nan')):.2f} s ({len(s['seen'])} sightings)")
+    print(f"  bytes per idle poll (304): {recv:.0f} received + {sent:.0f} sent (Chromium-like headers);"
+          f" per idle minute at one poll / {POLL:.0f} s: {60 / POLL * recv / 1000:.1f} KB down +"
+          f" {60 / POLL * sent / 1000:.1f} KB up")
+    print("  a 304 as served: " + "; ".join(f"{k}: {v}" for k, v in s["head304"].items()))
