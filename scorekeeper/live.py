@@ -17,6 +17,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from . import board, store
+from .forms import new_token
 from .games import get_game
 
 bp = Blueprint("live", __name__)
@@ -36,6 +37,13 @@ def refuse(message: str, status: int = 403):
         # htmx stops polling on 286; the message replaces the live status line
         abort(Response(render_template("_live_off.html", message=message), 286))
     abort(Response(render_template("error.html", status=status, message=message), status))
+
+
+def hand_gone(number: int):
+    """Stop with a 404 that says the hand isn't (or is no longer) on this table."""
+    abort(Response(render_template("error.html", status=404, message=_(
+        "Hand %(n)s isn't on this table: it may have been deleted on another phone. Nothing was changed.",
+        n=number)), 404))
 
 
 @bp.app_url_value_preprocessor
@@ -118,7 +126,7 @@ def qr(url: str) -> str:
 
 @bp.app_context_processor
 def helpers():
-    return {"lan_link": lan_base, "qr": qr, "can_change": lambda: role() != store.VIEWER,
+    return {"lan_link": lan_base, "qr": qr, "form_token": new_token, "can_change": lambda: role() != store.VIEWER,
             "live_etag": lambda table: etag(table.version)}
 
 

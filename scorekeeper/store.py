@@ -273,8 +273,8 @@ def _once(token: str | None, write):
     try:
         with writing() as conn:
             return write(conn)
-    except (IntegrityError, Stale):
-        done = _by_token(token)  # the same form posted again (double tap, retry): the first post won
+    except (IntegrityError, Stale, NotFound):
+        done = _by_token(token)  # the same form posted again (double tap, retry; a delete twice): the first won
         if done is None:
             raise
         return done

@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from . import board, hand_forms, settle, store
+from . import board, hand_forms, live, settle, store
 from .errors import ScoreError
 from .forms import fail, new_token, table_form_class
 from .games import CLASSES, all_games, class_sizes, cards_for_classes, count_pile, get_game, resolve_rules
@@ -149,7 +149,7 @@ def edit(table_id, number):
     try:
         hand = store.get_hand(table.id, number)
     except store.NotFound:
-        abort(404)
+        live.hand_gone(number)
     message = None
     if request.method == "GET":
         form = hand_forms.hand_form(game, table, None, facts=hand.facts)
@@ -166,6 +166,8 @@ def edit(table_id, number):
                 try:
                     store.edit_hand(table.id, number, facts, form.token.data or None, version)
                     return redirect(url_for("tables.show", table_id=table.id, _anchor=f"hand-{number}"), 303)
+                except store.NotFound:
+                    live.hand_gone(number)  # deleted on another phone since this form was loaded
                 except store.Stale as e:
                     form.version.data = str(e.hand.version)
                     message = _("This hand was changed meanwhile (now: %(summary)s). Save again to replace it "
@@ -182,7 +184,7 @@ def delete(table_id, number):
     try:
         store.delete_hand(table.id, number, request.form.get("token") or None)
     except store.NotFound:
-        abort(404)
+        live.hand_gone(number)
     return redirect(url_for("tables.show", table_id=table.id), 303)
 
 

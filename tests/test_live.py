@@ -121,7 +121,7 @@ def test_a_hand_number_of_another_table_is_not_found_here(ctx, client):
     for points, token in ((40, "b1"), (41, "b2"), (42, "b3")):
         client.post(b + "/hands", data=hand(points, token))
     r = client.post(a + "/hands/3", data={**hand(50, "x"), "version": "1"})
-    assert r.status_code == 404 and "There is nothing at this address" in r.get_data(as_text=True)
+    assert r.status_code == 404 and "Hand 3 isn't on this table" in r.get_data(as_text=True).replace("&#39;", "'")
     assert client.post(a + "/hands/3/delete").status_code == 404
     assert [h.facts["points"] for h in store.list_hands(b.rsplit("/", 1)[1])] == [40, 41, 42]
 
@@ -139,6 +139,28 @@ def test_a_missing_or_forged_csrf_token_is_refused_on_a_scorer_link(csrf_app):
     assert client.post(scorer + "/hands", data={**hand(40, "c1"), "csrf_token": token}).status_code == 303
     with csrf_app.app_context():
         assert hand_count(url) == 1  # only the post with the real token
+
+
+def test_a_double_tap_on_delete_deletes_once_and_lands_on_the_table(ctx, client):
+    url = open_table(client)
+    client.post(url + "/hands", data=hand(40, "t1"))
+    client.post(url + "/hands", data=hand(41, "t2"))
+    token = re.search(r'/hands/1/delete">.*?name="token" value="([^"]+)"', client.get(url).get_data(as_text=True),
+                      re.S).group(1)
+    for _ in range(2):
+        r = client.post(url + "/hands/1/delete", data={"token": token})
+        assert r.status_code == 303
+    assert [h.facts["points"] for h in store.list_hands(url.rsplit("/", 1)[1])] == [41]
+
+
+def test_saving_an_edit_of_a_hand_deleted_on_another_phone_says_so(ctx, client):
+    url = open_table(client)
+    client.post(url + "/hands", data=hand(40, "t1"))
+    client.post(url + "/hands/1/delete", data={"token": "d1"})  # the other phone deletes it
+    r = client.post(url + "/hands/1", data={**hand(45, "e1"), "version": "1"})
+    assert r.status_code == 404
+    assert "it may have been deleted on another phone" in r.get_data(as_text=True)
+    assert store.list_hands(url.rsplit("/", 1)[1]) == []
 
 
 # ---- the live scoreboard poll ----
