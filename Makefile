@@ -20,7 +20,7 @@ install: $(VENV)/.installed
 run: install
 	$(PY) -m scorekeeper init-db
 	HOST=$(HOST) PORT=$(PORT) $(VENV)/bin/gunicorn --workers $(WORKERS) --threads 4 --bind $(HOST):$(PORT) \
-		--no-control-socket --access-logfile - 'scorekeeper:create_app()'
+		--keep-alive 5 --no-control-socket --access-logfile - 'scorekeeper:create_app()'
 
 # Debian's Chromium for the browser tests (Playwright drives it; no browser download).
 chromium:

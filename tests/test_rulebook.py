@@ -196,12 +196,15 @@ def test_page_shows_the_engines_working_when_it_scores(client, monkeypatch):
     assert "Team Anna: 40 − 36 = 4" in html
 
 
-@pytest.mark.parametrize("score", [None, "raises"])
+@pytest.mark.parametrize("score", [None, "refuses", "crashes"])
 def test_page_stands_without_a_working_engine(client, monkeypatch, score):
     def refuses(players, hand, rules):
         raise BadHand("no")
 
-    _with_score(monkeypatch, "troggu", None if score is None else refuses)
+    def crashes(players, hand, rules):
+        raise KeyError("a bug in score()")
+
+    _with_score(monkeypatch, "troggu", {"refuses": refuses, "crashes": crashes}.get(score))
     html = page(client, "troggu")
     assert "working for this example" not in html
     assert "+40" in html  # the page's own worked example is still there
