@@ -90,7 +90,7 @@ def count_cards(form, game, table) -> None:
     try:
         count = count_pile(game, cards_for_classes(game, counts, rules), rules)
     except (ScoreError, TypeError) as e:
-        fail(form.count_of, getattr(e, "message", str(e)))
+        fail(form.count_of, e.render(_) if isinstance(e, ScoreError) else str(e))
         return
     hand_forms.fill_count(form, game, target, count)
     facts = hand_forms.facts(form, game, table)  # preview the hand if it's now complete; no nagging if not
@@ -115,7 +115,7 @@ def check_hand(form, game, table):
     try:
         return facts, board.score(table, facts)
     except ScoreError as e:
-        form.engine_error = e.message
+        form.engine_error = e.render(_)
         return None, None
 
 
