@@ -272,3 +272,29 @@ def test_a_double_tap_on_delete_deletes_once_and_no_404(client):
     assert client.post(url + "/hands/1/delete", data={"token": "del"}).status_code == 303
     assert hands_on(client, url) == 1
     assert client.post(url + "/hands/1/delete", data={"token": "other"}).status_code == 404
+
+
+def test_importing_damaged_exports_never_fails_with_a_500(client):
+    from hypothesis import HealthCheck, given, settings, strategies as st
+
+    url = open_table(client)
+    client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "40", "token": "a"})
+    good = client.get(url + "/export.json").get_json()
+    junk = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=5),
+                        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+                        max_leaves=6)
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.sampled_from(["game", "players", "rules", "stake", "currency", "first_dealer", "version",
+                            "created_at", "hands", "hand", "number"]), junk)
+    def damaged(key, value):
+        data = json.loads(json.dumps(good))
+        if key in ("hand", "number"):
+            data["hands"][0][key] = value
+        else:
+            data[key] = value
+        body = json.dumps(data).encode()
+        r = client.post("/tables/import", data={"file": (__import__("io").BytesIO(body), "t.json")},
+                        content_type="multipart/form-data")
+        assert r.status_code in (200, 303)
+    damaged()
