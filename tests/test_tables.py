@@ -298,3 +298,21 @@ def test_importing_damaged_exports_never_fails_with_a_500(client):
                         content_type="multipart/form-data")
         assert r.status_code in (200, 303)
     damaged()
+
+
+def test_any_posted_table_or_hand_form_gets_an_answer_never_a_500(client):
+    from hypothesis import HealthCheck, given, settings, strategies as st
+
+    url = open_table(client)
+    text = st.text(max_size=12)
+    fields = ["players-0", "players-1", "players-2", "players-3", "players-9", "first_dealer", "stake",
+              "currency", "rule_all_tricks_take_scart"]
+    hand_fields = ["partner", "side", "points", "token", "action", "count_of", "c_kings", "c_others", "version"]
+
+    @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.dictionaries(st.sampled_from(fields), text), st.dictionaries(st.sampled_from(hand_fields), text))
+    def posted(table_data, hand_data):
+        assert client.post("/tables/new/troccas", data=table_data).status_code in (200, 303)
+        assert client.post(url + "/hands", data=hand_data).status_code in (200, 303)
+        assert client.post(url + "/preview", data=hand_data).status_code == 200
+    posted()
