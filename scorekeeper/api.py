@@ -8,6 +8,7 @@ from flask import Blueprint, jsonify, request
 from .cards import parse_pile
 from .errors import BadRequest, ScoreError
 from .games import all_games, count_pile, get_game, resolve_rules
+from .text import line
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -49,28 +50,28 @@ def json_body(*required: str, optional: tuple = ()) -> dict:
     """Return the request's JSON object, checking required and unknown fields."""
     data = request.get_json(silent=True)
     if data is None and request.get_data():
-        raise BadRequest("The request body is not valid JSON; send a JSON object such as {\"game\": \"troccas\", \"cards\": [\"SW-K\"]}.")
+        raise BadRequest(line("The request body is not valid JSON; send a JSON object such as {{\"game\": \"troccas\", \"cards\": [\"SW-K\"]}}."))
     if not isinstance(data, dict):
-        raise BadRequest("The request body must be a JSON object.")
+        raise BadRequest(line("The request body must be a JSON object."))
     missing = [f for f in required if f not in data]
     if missing:
-        raise BadRequest(f"The request lacks the field “{missing[0]}”.")
+        raise BadRequest(line("The request lacks the field “{field}”.", field=missing[0]))
     unknown = [f for f in data if f not in required and f not in optional]
     if unknown:
-        raise BadRequest(f"The request has an unknown field “{unknown[0]}”.")
+        raise BadRequest(line("The request has an unknown field “{field}”.", field=unknown[0]))
     return data
 
 
 def request_game(data: dict):
     """Return the game named in the request and its rules with overrides."""
     if not isinstance(data["game"], str):
-        raise BadRequest("“game” must be a game id such as “troggu”.")
+        raise BadRequest(line("“game” must be a game id such as “troggu”."))
     game = get_game(data["game"])
     rules = data.get("rules")
     if rules is None:
         rules = {}
     if not isinstance(rules, dict):
-        raise BadRequest("“rules” must be an object of house-rule options.")
+        raise BadRequest(line("“rules” must be an object of house-rule options."))
     return game, resolve_rules(game, rules)
 
 
@@ -95,7 +96,7 @@ def count():
     data = json_body("game", "cards", optional=("rules",))
     game, rules = request_game(data)
     if not isinstance(data["cards"], list):
-        raise BadRequest("“cards” must be a list of card codes.")
+        raise BadRequest(line("“cards” must be a list of card codes."))
     cards = parse_pile(data["cards"], game.deck, game.name)
     result = count_pile(game, cards, rules)
     return jsonify(count_json(game, result))
@@ -138,18 +139,18 @@ def score():
     """Score one hand and settle it at the stake (API.md, POST /api/v1/score)."""
     data = json_body("game", "players", "hand", optional=("rules", "stake"))
     if data.get("rules") is not None and not isinstance(data["rules"], dict):
-        raise BadRequest("“rules” must be an object of house-rule options.")
+        raise BadRequest(line("“rules” must be an object of house-rule options."))
     game, rules = request_game(data)
     if game.score is None:
-        raise BadRequest(f"Scoring {game.name} isn't available yet; /api/v1/count still counts its piles.")
+        raise BadRequest(line("Scoring {game} isn't available yet; /api/v1/count still counts its piles.", game=game.name))
     players = data["players"]
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-        raise BadRequest("“players” must be a list of names in seating order.")
+        raise BadRequest(line("“players” must be a list of names in seating order."))
     stake = data.get("stake", game.default_stake)
     if type(stake) is not int or stake < 0:
-        raise BadRequest("“stake” must be a whole number, 0 or more: the money per unit.")
+        raise BadRequest(line("“stake” must be a whole number, 0 or more: the money per unit."))
     if not isinstance(data["hand"], dict):
-        raise BadRequest("“hand” must be an object with the hand's facts.")
+        raise BadRequest(line("“hand” must be an object with the hand's facts."))
     result = game.score(players, data["hand"], rules)
     return jsonify({
         "game": game.id,

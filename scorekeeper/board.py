@@ -83,7 +83,7 @@ def build(table, hands) -> Board:
         try:
             result = score(table, h.facts)
         except ScoreError as e:
-            row.error = e.message
+            row.error = e.render(_)
         else:
             row.scores = dict(result.scores)
             row.payouts = settle.payouts(result.scores, table.stake)
@@ -139,7 +139,7 @@ def preview(table, facts: dict) -> dict:
     try:
         result = score(table, facts)
     except ScoreError as e:
-        return {"engine_error": e.message}
+        return {"engine_error": e.render(_)}
     return {"sentence": money_sentence(settle.payouts(result.scores, table.stake), table.currency),
             "lines": render_lines(result.explanation), "warnings": render_lines(result.warnings)}
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .errors import BadRequest, DuplicateCard, NotInDeck, TooManyCards, UnknownCard
+from .text import line
 
 SUITS = ("SW", "BA", "CU", "CO")  # swords, batons (long); cups, coins (round)
 LONG_SUITS = ("SW", "BA")
@@ -58,15 +59,15 @@ def parse_card(text: str) -> str:
         suit = SUIT_ALIASES.get(suit, suit)
         if suit in SUITS and rank in RANKS:
             return f"{suit}-{rank}"
-    raise UnknownCard(f"“{text}” is not a card. Cards are written like T21, FOOL or SW-K.", cards=[str(text)])
+    raise UnknownCard(line("“{code}” is not a card. Cards are written like T21, FOOL or SW-K.", code=text), cards=[str(text)])
 
 
 def parse_pile(codes, deck: tuple[str, ...], game_name: str) -> list[str]:
     """Parse a list of card codes into canonical codes, checking deck membership and duplicates."""
     if len(codes) > len(deck):
-        raise TooManyCards(f"A pile can't have more than the {len(deck)} cards of the {game_name} deck; this one has {len(codes)}.")
+        raise TooManyCards(line("A pile can't have more than the {n_deck} cards of the {game_name} deck; this one has {n_codes}.", n_deck=len(deck), game_name=game_name, n_codes=len(codes)))
     if not all(isinstance(code, str) for code in codes):
-        raise BadRequest("Each card must be a code written as text, like T21, FOOL or SW-K.")
+        raise BadRequest(line("Each card must be a code written as text, like T21, FOOL or SW-K."))
     unknown, cards = [], []
     for code in codes:
         try:
@@ -75,17 +76,17 @@ def parse_pile(codes, deck: tuple[str, ...], game_name: str) -> list[str]:
             unknown.append(str(code))
     if unknown:
         listing = ", ".join(unknown)
-        raise UnknownCard(f"Not a card: {listing}. Cards are written like T21, FOOL or SW-K.", cards=unknown)
+        raise UnknownCard(line("Not a card: {listing}. Cards are written like T21, FOOL or SW-K.", listing=listing), cards=unknown)
     outside = [c for c in cards if c not in deck]
     if outside:
-        raise NotInDeck(f"{', '.join(outside)} is not in the {game_name} deck.", cards=outside)
+        raise NotInDeck(line("{outside} is not in the {game_name} deck.", outside=', '.join(outside), game_name=game_name), cards=outside)
     seen, dupes = set(), []
     for c in cards:
         if c in seen and c not in dupes:
             dupes.append(c)
         seen.add(c)
     if dupes:
-        raise DuplicateCard(f"{', '.join(dupes)} is in the pile twice; each card exists only once.", cards=dupes)
+        raise DuplicateCard(line("{dupes} is in the pile twice; each card exists only once.", dupes=', '.join(dupes)), cards=dupes)
     return cards
 
 

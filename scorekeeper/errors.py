@@ -1,16 +1,30 @@
 """Domain errors: each carries an API error code and a sentence a player understands."""
+from __future__ import annotations
+
+from .text import Line
 
 
 class ScoreError(ValueError):
-    """A hand, pile or request that can't be counted or scored."""
+    """A hand, pile or request that can't be counted or scored.
+
+    `message` is a plain sentence or a `line(...)`; `.message` is always the English text (the JSON
+    API's), `render(gettext)` the sentence in the reader's language.
+    """
 
     code = "bad_request"
 
-    def __init__(self, message: str, cards: list[str] | None = None, field: str | None = None):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | Line, cards: list[str] | None = None, field: str | None = None):
+        self.line = message
+        self.message = message.render() if isinstance(message, Line) else message
+        super().__init__(self.message)
         self.cards = list(cards) if cards else []
         self.field = field
+
+    def render(self, translate=lambda s: s) -> str:
+        """Return the sentence translated by `translate` (gettext in the web app)."""
+        if isinstance(self.line, Line):
+            return self.line.render(translate)
+        return translate(self.message)
 
 
 class UnknownGame(ScoreError):

@@ -256,6 +256,11 @@ def get_hand(table_id: str, number: int) -> Hand:
     return _hand(row)
 
 
+def by_token(token: str | None) -> Hand | None:
+    """Return the hand a form's token already changed, if it was posted before."""
+    return _by_token(token)
+
+
 def _by_token(token: str | None) -> Hand | None:
     if not token:
         return None

@@ -85,7 +85,7 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
         players = check_players(game, data.get("players"))
         rules = resolve_rules(game, data.get("rules"))
     except ScoreError as e:
-        raise BadImport(e.message) from None
+        raise BadImport(e.render(_)) from None
     stake, dealer, version = data.get("stake"), data.get("first_dealer"), data.get("version")
     if type(stake) is not int or stake <= 0 or data.get("currency") not in COINS:
         raise BadImport(_("The stake or currency in the file is not valid."))
@@ -102,7 +102,7 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
         try:
             board.score(table, item["hand"])
         except ScoreError as e:
-            raise BadImport(_("Hand %(n)s: %(message)s", n=item["number"], message=e.message)) from None
+            raise BadImport(_("Hand %(n)s: %(message)s", n=item["number"], message=e.render(_))) from None
         hands.append(store.Hand(0, item["number"], item["hand"], item["version"], _when(item.get("created_at")),
                                 _when(item.get("updated_at"))))
     return table, sorted(hands, key=lambda h: h.number)

@@ -19,6 +19,12 @@ bp.record_once(lambda state: store.init_app(state.app))
 SHOWN_PLAYERS = {"troggu": 5, "french_tarot": 4, "triomphe_forcee": 5}  # name fields shown before "more players"
 
 
+@bp.app_context_processor
+def helpers():
+    """Template helpers the table partials use, wherever they are rendered."""
+    return {"new_token": new_token, "money": board.fmt_money, "signed": board.signed}
+
+
 def load(table_id: str):
     """Return the table and its game, or a friendly 404."""
     try:
@@ -55,7 +61,7 @@ def last_facts(hands) -> dict | None:
 def page(table, game, hands, form, status=200, message=None):
     """Render the table page: the new-hand form above the scoreboard."""
     return render_template("table.html", table=table, game=game, form=form, b=board.build(table, hands),
-                           last=store.last_change(table.id), message=message, undo_token=new_token(),
+                           last=store.last_change(table.id), message=message, undo_token=new_token(), new_token=new_token,
                            money=board.fmt_money, signed=board.signed), status
 
 
@@ -84,7 +90,7 @@ def count_cards(form, game, table) -> None:
     try:
         count = count_pile(game, cards_for_classes(game, counts, rules), rules)
     except (ScoreError, TypeError) as e:
-        fail(form.count_of, getattr(e, "message", str(e)))
+        fail(form.count_of, e.render(_) if isinstance(e, ScoreError) else str(e))
         return
     hand_forms.fill_count(form, game, target, count)
     facts = hand_forms.facts(form, game, table)  # preview the hand if it's now complete; no nagging if not
@@ -109,7 +115,7 @@ def check_hand(form, game, table):
     try:
         return facts, board.score(table, facts)
     except ScoreError as e:
-        form.engine_error = e.message
+        form.engine_error = e.render(_)
         return None, None
 
 
@@ -181,10 +187,12 @@ def edit(table_id, number):
 @bp.post("/t/<table_id>/hands/<int:number>/delete")
 def delete(table_id, number):
     table, game = load(table_id)
+    token = request.form.get("token") or None
     try:
-        store.delete_hand(table.id, number, request.form.get("token") or None)
+        store.delete_hand(table.id, number, token)
     except store.NotFound:
-        live.hand_gone(number)
+        if store.by_token(token) is None:  # not a second tap on the same Delete
+            live.hand_gone(number)
     return redirect(url_for("tables.show", table_id=table.id), 303)
 
 

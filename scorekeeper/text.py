@@ -16,14 +16,17 @@ def fmt_points(value) -> str:
 
 @dataclass(frozen=True)
 class Line:
-    """One sentence: `text` is the message id (English, with {named} fields), `args` its values."""
+    """One sentence: `text` is the message id (English, with {named} fields), `args` its values.
+
+    A value may itself be a Line (a phrase such as "Anna's points"): it is rendered, translated, first.
+    """
 
     text: str
     args: tuple = ()
 
     def render(self, translate=lambda s: s) -> str:
         """Return the sentence, translated by `translate` (gettext in the web app)."""
-        values = {k: fmt_points(v) for k, v in self.args}
+        values = {k: v.render(translate) if isinstance(v, Line) else fmt_points(v) for k, v in self.args}
         return translate(self.text).format(**values)
 
     def __str__(self) -> str:

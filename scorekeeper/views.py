@@ -54,7 +54,7 @@ def count(game_id):
         checked = set(pile)
         result = count_pile(game, pile, rules)
     except ScoreError as e:
-        error = e.message
+        error = e.render(_)
         checked = {c for c in picked if c in game.deck}
     context = dict(game=game, rules=rules, rule_error=rule_error, result=result, error=error)
     if request.headers.get("HX-Target") == "result":
@@ -113,7 +113,7 @@ def count_groups(game_id):
     try:
         C.parse_pile([c for g in groups for c in g], game.deck, game.name)
     except ScoreError as e:
-        groups, editing, error = [], None, e.message
+        groups, editing, error = [], None, e.render(_)
     others = [c for i, g in enumerate(groups) if i != editing for c in g]
     current = [c for c in dict.fromkeys(current) if c in game.deck and c not in others]
     if error:

@@ -262,3 +262,13 @@ def test_tampered_or_bad_hands_get_a_sentence_never_a_500(client, hand):
     assert r.status_code == 200
     assert re.search(r'class="(field-error|engine-error)"', r.get_data(as_text=True))
     assert client.post(url + "/preview", data=hand).status_code == 200
+
+
+def test_a_double_tap_on_delete_deletes_once_and_no_404(client):
+    url = open_table(client)
+    client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "40", "token": "a"})
+    client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "41", "token": "b"})
+    assert client.post(url + "/hands/1/delete", data={"token": "del"}).status_code == 303
+    assert client.post(url + "/hands/1/delete", data={"token": "del"}).status_code == 303
+    assert hands_on(client, url) == 1
+    assert client.post(url + "/hands/1/delete", data={"token": "other"}).status_code == 404

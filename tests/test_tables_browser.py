@@ -104,6 +104,9 @@ def test_a_troggu_evening_of_five_players(page, live_server):
     # the home page lists this phone's table
     page.goto(live_server + "/")
     expect(page.locator("#my-tables a")).to_have_text("Troggu: Anna, Ben, Cla, Dumeng, Zoë")
+    # opening the next table offers this phone's names
+    page.goto(live_server + "/tables/new/troccas")
+    assert page.eval_on_selector_all("#known-names option", "os => os.map(o => o.value)") == players
 
 
 def test_a_french_tarot_table_with_a_poignee_and_a_petit_au_bout(page, live_server):

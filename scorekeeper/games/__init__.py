@@ -61,9 +61,9 @@ def resolve_rules(game: Game, overrides: dict | None) -> dict:
         opt = game.options.get(name)
         if opt is None:
             known = ", ".join(game.options) or "none"
-            raise BadRequest(f"{game.name} has no house rule “{name}” (its house rules: {known}).")
+            raise BadRequest(line("{game} has no house rule “{name}” (its house rules: {known}).", game=game.name, name=name, known=known))
         if not _fits(value, opt):
-            raise BadRequest(f"“{value}” is not a possible value for the house rule “{name}”.")
+            raise BadRequest(line("“{value}” is not a possible value for the house rule “{name}”.", value=value, name=name))
         rules[name] = value
     return rules
 
@@ -81,9 +81,9 @@ def count_pile(game: Game, cards: list[str], rules: dict) -> Count:
     """Count a pile of canonical card codes by the game's scheme, with the rest and any warnings."""
     values = game.values(rules)
     if game.counting == "tricks":
-        raise BadRequest(f"{game.name} has no card points to count: only tricks count.")
+        raise BadRequest(line("{game} has no card points to count: only tricks count.", game=game.name))
     if len(cards) > len(game.deck):
-        raise TooManyCards(f"A pile can't have more than the {len(game.deck)} cards of the deck.")
+        raise TooManyCards(line("A pile can't have more than the {n_deck} cards of the deck.", n_deck=len(game.deck)))
     result = _count(game, cards, values)
     rest = None
     if game.two_sided:
@@ -137,12 +137,12 @@ def cards_for_classes(game: Game, counts: dict[str, int], rules: dict) -> list[s
     sizes = class_sizes(game, rules)
     for name, n in counts.items():
         if name not in sizes:
-            raise BadRequest(f"“{name}” is not a class of cards.")
+            raise BadRequest(line("“{name}” is not a class of cards.", name=name))
         if type(n) is not int or n < 0:
-            raise BadRequest(f"The number of {name} must be a whole number, 0 or more.")
+            raise BadRequest(line("The number of {name} must be a whole number, 0 or more.", name=name))
         if n > sizes[name]:
             raise TooManyCards(line("The {game} deck has only {size} {name}.",
-                                    game=game.name, size=sizes[name], name=name).render(),
+                                    game=game.name, size=sizes[name], name=name),
                                field=name)
     pile, taken = [], dict.fromkeys(CLASSES, 0)
     for card in game.deck:
@@ -159,7 +159,7 @@ def get_game(game_id: str) -> Game:
     try:
         return registry.GAMES[game_id]
     except (KeyError, TypeError):
-        raise UnknownGame(f"There is no game “{game_id}”. Games: {', '.join(registry.GAMES)}.") from None
+        raise UnknownGame(line("There is no game “{game_id}”. Games: {GAMES}.", game_id=game_id, GAMES=', '.join(registry.GAMES))) from None
 
 
 def all_games() -> dict[str, Game]:
@@ -178,34 +178,34 @@ def half(x) -> Fraction:
 def check_players(game: Game, players, low: int | None = None) -> list[str]:
     """Check the seating list: names (strings), no repeats, a player count the game allows."""
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-        raise BadRequest("“players” must be a list of names.")
+        raise BadRequest(line("“players” must be a list of names."))
     if len(set(players)) != len(players):
-        raise BadHand("Two players have the same name; give each a different one.")
+        raise BadHand(line("Two players have the same name; give each a different one."))
     low = game.min_players if low is None else low
     if not low <= len(players) <= game.max_players:
         if low == game.max_players:
-            raise BadHand(f"{game.name} is played by {low} players, not {len(players)}.")
-        raise BadHand(f"{game.name} is played by {low} to {game.max_players} players, not {len(players)}.")
+            raise BadHand(line("{game} is played by {low} players, not {n_players}.", game=game.name, low=low, n_players=len(players)))
+        raise BadHand(line("{game} is played by {low} to {max_players} players, not {n_players}.", game=game.name, low=low, max_players=game.max_players, n_players=len(players)))
     return players
 
 
-def seat(name, players: list[str], role: str) -> str:
+def seat(name, players: list[str], role: Line) -> str:
     """Return `name` if it is at the table, else raise UnknownPlayer naming the role."""
     if not isinstance(name, str) or name not in players:
-        raise UnknownPlayer(f"The {role} “{name}” is not one of the players ({', '.join(players)}).")
+        raise UnknownPlayer(line("The {role} “{name}” is not one of the players ({players}).", role=role, name=name, players=', '.join(players)))
     return name
 
 
 def hand_fields(hand, required: tuple = (), optional: tuple = ()) -> dict:
     """Check a hand is an object with the required fields and no unknown ones."""
     if not isinstance(hand, dict):
-        raise BadRequest("“hand” must be an object with the hand's facts.")
+        raise BadRequest(line("“hand” must be an object with the hand's facts."))
     for f in required:
         if f not in hand:
-            raise BadRequest(f"The hand lacks “{f}”.")
+            raise BadRequest(line("The hand lacks “{field}”.", field=f))
     for f in hand:
         if f not in required and f not in optional:
-            raise BadRequest(f"The hand has an unknown field “{f}”.")
+            raise BadRequest(line("The hand has an unknown field “{field}”.", field=f))
     return hand
 
 
@@ -214,21 +214,21 @@ def one_of(hand: dict, points_field: str, cards_field: str) -> str:
     has_p = hand.get(points_field) is not None
     has_c = hand.get(cards_field) is not None
     if has_p == has_c:
-        raise BadRequest(f"Give either “{points_field}” or “{cards_field}”, not both and not neither.")
+        raise BadRequest(line("Give either “{points_field}” or “{cards_field}”, not both and not neither.", points_field=points_field, cards_field=cards_field))
     return points_field if has_p else cards_field
 
 
-def whole_points(value, low, high, what: str):
+def whole_points(value, low, high, what: Line):
     """Check a points value is an integer in range (bad_request for a wrong type, bad_hand out of range)."""
     if type(value) is not int:
-        raise BadRequest(f"{what} must be a whole number.")
+        raise BadRequest(line("{what} must be a whole number.", what=what))
     if not low <= value <= high:
-        raise BadHand(f"{what} must be between {low} and {high}, not {value}.")
+        raise BadHand(line("{what} must be between {low} and {high}, not {value}.", what=what, low=low, high=high, value=value))
     return value
 
 
 def pile_of(game: Game, codes, rules: dict):
     """Parse and count one pile given as card codes; return the Count."""
     if not isinstance(codes, list):
-        raise BadRequest("A pile must be a list of card codes.")
+        raise BadRequest(line("A pile must be a list of card codes."))
     return count_pile(game, C.parse_pile(codes, game.deck, game.name), rules)

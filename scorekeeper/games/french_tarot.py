@@ -74,7 +74,7 @@ def score(players: list[str], hand: dict, rules: dict) -> Result:
     players = check_players(GAME, players)
     n = len(players)
     hand = hand_fields(hand, required=("taker", "contract"), optional=FIELDS)
-    taker = seat(hand["taker"], players, "taker")
+    taker = seat(hand["taker"], players, line("taker"))
     contract = _contract(hand["contract"], rules)
     partner = _partner(hand.get("partner"), players, taker)
     points, oudlers, explanation, pile = _attack(hand, rules)
@@ -86,12 +86,11 @@ def score(players: list[str], hand: dict, rules: dict) -> Result:
 
     # Facts that can't be true together.
     if pab == "attack" and oudlers == 0:
-        raise BadHand("The attack took the Petit au bout, so its pile holds the Petit: it can't have 0 oudlers.")
+        raise BadHand(line("The attack took the Petit au bout, so its pile holds the Petit: it can't have 0 oudlers."))
     if pab == "defence" and oudlers == 3:
-        raise BadHand("The defence took the Petit au bout, so the attack can't hold all 3 oudlers.")
+        raise BadHand(line("The defence took the Petit au bout, so the attack can't hold all 3 oudlers."))
     if points < OUDLER_VALUE * oudlers or defence < OUDLER_VALUE * (3 - oudlers):
-        raise BadHand(f"{fmt_points(points)} points can't go with {oudlers} oudlers: each oudler is worth 4.5 "
-                      f"to the side that holds it.")
+        raise BadHand(line("{points} points can't go with {oudlers} oudlers: each oudler is worth 4.5 to the side that holds it.", points=points, oudlers=oudlers))
 
     threshold = THRESHOLDS[oudlers]
     compared = points
@@ -103,13 +102,13 @@ def score(players: list[str], hand: dict, rules: dict) -> Result:
     diff = abs(compared - threshold)
     margin = math.ceil(diff)  # FFT: 40.5 against 41 loses by 1, 41.5 wins by 1
     if chelem in ("announced_made", "unannounced_made") and not made:
-        raise BadHand("The attack took every trick, so it can't have lost the contract.")
+        raise BadHand(line("The attack took every trick, so it can't have lost the contract."))
     if chelem == "defence_made" and made:
-        raise BadHand("The defence took every trick, so the taker can't have made the contract.")
+        raise BadHand(line("The defence took every trick, so the taker can't have made the contract."))
     if chelem in ("announced_made", "unannounced_made") and pab == "defence":
-        raise BadHand("The attack took every trick, so the defence can't have taken the Petit au bout.")
+        raise BadHand(line("The attack took every trick, so the defence can't have taken the Petit au bout."))
     if chelem == "defence_made" and pab == "attack":
-        raise BadHand("The defence took every trick, so the attack can't have taken the Petit au bout.")
+        raise BadHand(line("The defence took every trick, so the attack can't have taken the Petit au bout."))
 
     explanation.append(line("Attack {points} points with {oudlers} oudlers, defence {defence}: the taker needs {threshold}.",
                             points=points, oudlers=oudlers, defence=defence, threshold=threshold))
@@ -161,11 +160,11 @@ def score(players: list[str], hand: dict, rules: dict) -> Result:
 
 def _contract(value, rules) -> str:
     if not isinstance(value, str):
-        raise BadRequest("“contract” must be prise, garde, garde_sans or garde_contre.")
+        raise BadRequest(line("“contract” must be prise, garde, garde_sans or garde_contre."))
     if value not in CONTRACTS:
-        raise BadHand(f"“{value}” is not a French Tarot contract: prise, garde, garde_sans or garde_contre.")
+        raise BadHand(line("“{value}” is not a French Tarot contract: prise, garde, garde_sans or garde_contre.", value=value))
     if value == "prise" and not rules["prise_allowed"]:
-        raise BadHand("This table plays without Prise: the lowest contract is Garde.")
+        raise BadHand(line("This table plays without Prise: the lowest contract is Garde."))
     return value
 
 
@@ -174,10 +173,10 @@ def _partner(value, players, taker):
     if value is None:
         return None
     if not isinstance(value, str):
-        raise BadRequest("“partner” must be a player's name or null.")
+        raise BadRequest(line("“partner” must be a player's name or null."))
     if len(players) != 5:
-        raise BadHand(f"A partner is called only at 5 players, not at {len(players)}.")
-    partner = seat(value, players, "partner")
+        raise BadHand(line("A partner is called only at 5 players, not at {n_players}.", n_players=len(players)))
+    partner = seat(value, players, line("partner"))
     # french-tarot-wikipedia.txt: calling his own king, "he has technically called himself".
     return None if partner == taker else partner
 
@@ -186,25 +185,25 @@ def _attack(hand, rules):
     """Return the attack's points (a Fraction), its oudlers, and the counting lines."""
     if one_of(hand, "points", "cards") == "cards":
         if hand.get("oudlers") is not None:
-            raise BadRequest("Give “oudlers” only with “points”: with “cards” they are counted from the cards.")
+            raise BadRequest(line("Give “oudlers” only with “points”: with “cards” they are counted from the cards."))
         count = pile_of(GAME, hand["cards"], rules)
-        return count.points, count.oudlers, [line("The attack's cards: {working}.", working=count.working.render())], count.cards
+        return count.points, count.oudlers, [line("The attack's cards: {working}.", working=count.working)], count.cards
     raw = hand["points"]
     if isinstance(raw, bool) or not isinstance(raw, (int, float, Fraction)) or (
             isinstance(raw, float) and not math.isfinite(raw)):
-        raise BadRequest("“points” must be a number such as 48 or 40.5.")
+        raise BadRequest(line("“points” must be a number such as 48 or 40.5."))
     points = Fraction(raw)
     if points.denominator not in (1, 2):
-        raise BadHand(f"French Tarot counts in half points: {raw} is not a whole or half number.")
+        raise BadHand(line("French Tarot counts in half points: {raw} is not a whole or half number.", raw=raw))
     if not 0 <= points <= TOTAL:
-        raise BadHand(f"The attack's points must be between 0 and 91, not {fmt_points(points)}.")
+        raise BadHand(line("The attack's points must be between 0 and 91, not {points}.", points=points))
     if "oudlers" not in hand or hand["oudlers"] is None:
-        raise BadRequest("With “points”, give “oudlers” too: how many oudlers the attack holds (0 to 3).")
+        raise BadRequest(line("With “points”, give “oudlers” too: how many oudlers the attack holds (0 to 3)."))
     oudlers = hand["oudlers"]
     if type(oudlers) is not int:
-        raise BadRequest("“oudlers” must be a whole number, 0 to 3.")
+        raise BadRequest(line("“oudlers” must be a whole number, 0 to 3."))
     if not 0 <= oudlers <= 3:
-        raise BadHand(f"There are only 3 oudlers (the Petit, the 21 and the Excuse), not {oudlers}.")
+        raise BadHand(line("There are only 3 oudlers (the Petit, the 21 and the Excuse), not {oudlers}.", oudlers=oudlers))
     return points, oudlers, [], None
 
 
@@ -212,9 +211,9 @@ def _side(value, field):
     if value is None:
         return None
     if not isinstance(value, str):
-        raise BadRequest(f"“{field}” must be null, “attack” or “defence”.")
+        raise BadRequest(line("“{field}” must be null, “attack” or “defence”.", field=field))
     if value not in ("attack", "defence"):
-        raise BadHand(f"“{value}” is not a side: “{field}” is null, “attack” or “defence”.")
+        raise BadHand(line("“{value}” is not a side: “{field}” is null, “attack” or “defence”.", value=value, field=field))
     return value
 
 
@@ -222,9 +221,9 @@ def _chelem(value):
     if value is None:
         return None
     if not isinstance(value, str):
-        raise BadRequest("“chelem” must be null or one of " + ", ".join(CHELEM_WORDS) + ".")
+        raise BadRequest(line("“chelem” must be null or one of {chelems}.", chelems=", ".join(CHELEM_WORDS)))
     if value not in CHELEM_WORDS:
-        raise BadHand(f"“{value}” is not a chelem: " + ", ".join(CHELEM_WORDS) + ".")
+        raise BadHand(line("“{value}” is not a chelem: {chelems}.", value=value, chelems=", ".join(CHELEM_WORDS)))
     return value
 
 
@@ -238,27 +237,27 @@ def _poignees(value, players, rules):
     if value is None:
         return []
     if not isinstance(value, list):
-        raise BadRequest("“poignees” must be a list like [{\"player\": \"Anna\", \"size\": \"single\"}].")
+        raise BadRequest(line("“poignees” must be a list like [{{\"player\": \"Anna\", \"size\": \"single\"}}]."))
     out, shown = [], []
     need = poignee_trumps(len(players), rules)
     for item in value:
         if not isinstance(item, dict) or set(item) != {"player", "size"}:
-            raise BadRequest("Each poignée is an object with exactly “player” and “size”.")
-        who = seat(item["player"], players, "player who showed a poignée")
+            raise BadRequest(line("Each poignée is an object with exactly “player” and “size”."))
+        who = seat(item["player"], players, line("player who showed a poignée"))
         size = item["size"]
         if not isinstance(size, str):
-            raise BadRequest("A poignée's “size” must be single, double or triple.")
+            raise BadRequest(line("A poignée's “size” must be single, double or triple."))
         if size not in POIGNEES:
-            raise BadHand(f"“{size}” is not a poignée: single, double or triple.")
+            raise BadHand(line("“{size}” is not a poignée: single, double or triple.", size=size))
         if who in shown:
-            raise BadHand(f"{who} shows a poignée only once per deal.")
+            raise BadHand(line("{player} shows a poignée only once per deal.", player=who))
         shown.append(who)
         i = POIGNEES.index(size)
         out.append((who, size, rules["poignee_bonus"][i]))
     # Each poignée shows its trumps (the Excuse may stand in for one): together no more than the deck's 22.
     trumps = sum(need[POIGNEES.index(size)] for _, size, _ in out)
     if trumps > TRUMPS_IN_DECK:
-        raise BadHand(f"These poignées show {trumps} trumps between them; the deck has 21 and the Excuse.")
+        raise BadHand(line("These poignées show {trumps} trumps between them; the deck has 21 and the Excuse.", trumps=trumps))
     return out
 
 
@@ -267,12 +266,12 @@ def _miseres(value, players, rules):
     if value is None or value == []:
         return []
     if not isinstance(value, list):
-        raise BadRequest("“misere” must be a list of the players who declared misère.")
+        raise BadRequest(line("“misere” must be a list of the players who declared misère."))
     if not rules["misere"]:
-        raise BadHand("This table doesn't play misère: turn on the house rule “misere” first.")
-    names = [seat(p, players, "player who declared misère") for p in value]
+        raise BadHand(line("This table doesn't play misère: turn on the house rule “misere” first."))
+    names = [seat(p, players, line("player who declared misère")) for p in value]
     if len(set(names)) != len(names):
-        raise BadHand("A player declares misère only once per deal.")
+        raise BadHand(line("A player declares misère only once per deal."))
     return names
 
 

@@ -56,8 +56,7 @@ def declaration(player: str, shown: list[str], rules: dict):
     honours = KINGS | trio
     odd = [c for c in shown if c not in honours and not C.is_trump(c)]
     if odd:
-        raise BadHand(f"{player} showed {', '.join(odd)}: only honours (kings, I, {ROMAN[rules['honour_trump']]}, the Fool)"
-                      " and trumps are declared in Mitigati.", cards=odd)
+        raise BadHand(line("{player} showed {odd}: only honours (kings, I, {honour}, the Fool) and trumps are declared in Mitigati.", player=player, odd=', '.join(odd), honour=ROMAN[rules['honour_trump']]), cards=odd)
     held = sum(1 for c in shown if c in honours)
     has_kings = KINGS <= set(shown)
     has_trio = trio <= set(shown)
@@ -91,14 +90,14 @@ def declarations(players: list[str], shown, rules: dict):
     if shown is None:
         return {p: 0 for p in players}, []
     if not isinstance(shown, dict):
-        raise BadRequest("“declarations” must be an object: {player: [the cards shown]}.")
+        raise BadRequest(line("“declarations” must be an object: {{player: [the cards shown]}}."))
     for name in shown:
-        seat(name, players, "player")
+        seat(name, players, line("player"))
     shown = {p: shown.get(p) or [] for p in players}
     owner, twice, out, lines = {}, [], {}, []
     for p, codes in shown.items():
         if not isinstance(codes, list):
-            raise BadRequest(f"{p}'s declaration must be a list of card codes.")
+            raise BadRequest(line("{player}'s declaration must be a list of card codes.", player=p))
         cards = C.parse_pile(codes, DECK, "Mitigati")
         for c in cards:
             if c in owner:
@@ -107,7 +106,7 @@ def declarations(players: list[str], shown, rules: dict):
         out[p], more = declaration(p, cards, rules)
         lines += more
     if twice:
-        raise DuplicateCard(f"{', '.join(twice)} was shown by two players; each card exists only once.", cards=twice)
+        raise DuplicateCard(line("{twice} was shown by two players; each card exists only once.", twice=', '.join(twice)), cards=twice)
     return out, lines
 
 
@@ -145,17 +144,15 @@ def bid_score(players, hand, rules):
     """Record bids that sum to zero as the scores; the hand is not played (Rufus)."""
     for f in ("points", "cards", "declarations"):
         if hand.get(f) not in (None, {}, []):
-            raise BadRequest(f"Bids replace a played hand: give “bids” alone, without “{f}”.")
+            raise BadRequest(line("Bids replace a played hand: give “bids” alone, without “{field}”.", field=f))
     bids = per_player(hand["bids"], players, "bids")
     for p, b in bids.items():
         if type(b) is not int:
-            raise BadRequest(f"{p}'s bid must be a whole number.")
+            raise BadRequest(line("{player}'s bid must be a whole number.", player=p))
         if not -BASELINE <= b <= TOTAL - BASELINE:
-            raise BadHand(f"A bid says how far above or below 43 a player will take, so it is between −43 and"
-                          f" {TOTAL - BASELINE}; {p}'s is {b}.")
+            raise BadHand(line("A bid says how far above or below 43 a player will take, so it is between −43 and {most}; {player}'s is {bid}.", most=TOTAL - BASELINE, player=p, bid=b))
     if sum(bids.values()):
-        raise BadHand(f"The bids sum to {sum(bids.values())}, not 0: the hand is recorded from bids only when they"
-                      " agree (sum to zero); otherwise it is played out.")
+        raise BadHand(line("The bids sum to {total}, not 0: the hand is recorded from bids only when they agree (sum to zero); otherwise it is played out.", total=sum(bids.values())))
     explanation = [line("The bids sum to 0: they are the scores and the hand is not played.")]
     for p, b in bids.items():
         explanation.append(line("{player} bid {bid}: {points} points.", player=p, bid=signed(b), points=BASELINE + b))

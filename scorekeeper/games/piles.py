@@ -23,12 +23,12 @@ def signed(n) -> str:
 def per_player(mapping, players: list[str], what: str) -> dict:
     """Check an object keyed by every player (no one missing, no stranger); return it in seating order."""
     if not isinstance(mapping, dict):
-        raise BadRequest(f"“{what}” must be an object with one entry per player.")
+        raise BadRequest(line("“{what}” must be an object with one entry per player.", what=what))
     for name in mapping:
-        seat(name, players, "player")
+        seat(name, players, line("player"))
     missing = [p for p in players if p not in mapping]
     if missing:
-        raise BadHand(f"“{what}” has no entry for {', '.join(missing)}: give one for every player.")
+        raise BadHand(line("“{what}” has no entry for {missing}: give one for every player.", what=what, missing=', '.join(missing)))
     return {p: mapping[p] for p in players}
 
 
@@ -49,18 +49,19 @@ def read_piles(game: Game, players: list[str], hand: dict, rules: dict, fool_alo
         points = {}
         for p, n in given.items():
             if type(n) is not int:
-                raise BadRequest(f"{p}'s points must be a whole number.")
+                raise BadRequest(line("{player}'s points must be a whole number.", player=p))
             if not 0 <= n <= game.total:
-                raise BadHand(f"{p}'s points must be between 0 and {game.total}, not {n}.")
+                raise BadHand(line("{player}'s points must be between 0 and {deck_total}, not {n}.", player=p, deck_total=game.total, n=n))
             points[p] = n
         total = sum(points.values())
         if total not in (game.total, other_total):
-            hint = ""
             if game.id == "scarto" and total == game.total - 1:
-                hint = (" 77 is what an exchanged Matto gives: in Scarto its owner keeps it and counts it"
-                        " alone as 4, which makes 78.")
-            raise BadHand(f"The points add up to {total}, but the {game.name} deck is worth {game.total}:"
-                          f" one of them is wrong.{hint}")
+                raise BadHand(line("The points add up to {total}, but the {game} deck is worth {deck_total}: one of"
+                                   " them is wrong. 77 is what an exchanged Matto gives: in Scarto its owner keeps it"
+                                   " and counts it alone as 4, which makes 78.",
+                                   total=total, game=game.name, deck_total=game.total))
+            raise BadHand(line("The points add up to {total}, but the {game} deck is worth {deck_total}: one of"
+                               " them is wrong.", total=total, game=game.name, deck_total=game.total))
         if total == game.total:
             explanation.append(line("The points add up to {total}, the whole deck.", total=total))
         else:
@@ -70,7 +71,7 @@ def read_piles(game: Game, players: list[str], hand: dict, rules: dict, fool_alo
     piles = {}
     for p, codes in given.items():
         if not isinstance(codes, list):
-            raise BadRequest(f"{p}'s pile must be a list of card codes.")
+            raise BadRequest(line("{player}'s pile must be a list of card codes.", player=p))
         piles[p] = C.parse_pile(codes, game.deck, game.name)
     owner: dict[str, str] = {}
     twice = []
@@ -80,13 +81,12 @@ def read_piles(game: Game, players: list[str], hand: dict, rules: dict, fool_alo
                 twice.append(card)
             owner[card] = p
     if twice:
-        raise DuplicateCard(f"{', '.join(twice)} is in two players' piles; each card exists only once.",
+        raise DuplicateCard(line("{twice} is in two players' piles; each card exists only once.", twice=', '.join(twice)),
                             cards=twice)
     missing = [c for c in game.deck if c not in owner]
     if missing:
         shown = ", ".join(missing[:8]) + (" …" if len(missing) > 8 else "")
-        raise BadHand(f"The piles hold {len(owner)} of the {len(game.deck)} cards; every card ends in"
-                      f" someone's pile. Missing: {shown}.", cards=missing)
+        raise BadHand(line("The piles hold {n_owner} of the {n_deck} cards; every card ends in someone's pile. Missing: {shown}.", n_owner=len(owner), n_deck=len(game.deck), shown=shown), cards=missing)
     points = {}
     for p, pile in piles.items():
         count = count_pile(game, pile, rules)
@@ -105,6 +105,5 @@ def read_piles(game: Game, players: list[str], hand: dict, rules: dict, fool_alo
     total = sum(points.values())
     if total not in (game.total, other_total):
         sizes = ", ".join(f"{p} {len(pile)}" for p, pile in piles.items())
-        raise BadHand(f"The piles count {total}, not the {game.total} of the {game.name} deck: their sizes"
-                      f" ({sizes} cards) can't come from a real hand.")
+        raise BadHand(line("The piles count {total}, not the {deck_total} of the {game} deck: their sizes ({sizes} cards) can't come from a real hand.", total=total, deck_total=game.total, game=game.name, sizes=sizes))
     return points, explanation, warnings

@@ -41,9 +41,7 @@ def score(players, hand, rules):
         for p, pile in piles.items():
             if isinstance(pile, list) and len(pile) == 1 and str(pile[0]).strip().upper() in ("FOOL", "EXCUSE"):
                 # RULES.md §4 [conflict]: by default the unexchanged Fool stays in the trick it was played to
-                raise BadHand(f"{p}'s pile is the Fool alone, which would make the deck 79: by default a Fool that"
-                              " could not be exchanged stays in the trick it was played to. A table that lets its"
-                              " player keep it sets the house rule unexchanged_fool to “owner”.", cards=["FOOL"])
+                raise BadHand(line("{player}'s pile is the Fool alone, which would make the deck 79: by default a Fool that could not be exchanged stays in the trick it was played to. A table that lets its player keep it sets the house rule unexchanged_fool to “owner”.", player=p), cards=["FOOL"])
     points, explanation, warnings = read_piles(GAME, players, hand, rules, other_total=TOTAL + 1 if kept else None)
     if sum(points.values()) == TOTAL + 1:
         # RULES.md §4: kept alone as 5 the Fool makes 130 − 50 − 1 = 79

@@ -29,11 +29,11 @@ def claims(rules: dict) -> dict[str, int]:
 def trick_winner(players: list[str], tricks) -> tuple[str, dict[str, int]]:
     """Return who takes the rest of the pot and the tricks per player: most tricks, ties to who got there first."""
     if not isinstance(tricks, list):
-        raise BadRequest("“tricks” must be the list of the five tricks' winners.")
+        raise BadRequest(line("“tricks” must be the list of the five tricks' winners."))
     if len(tricks) != TRICKS:
-        raise BadHand(f"A hand has {TRICKS} tricks; “tricks” names {len(tricks)} winners.")
+        raise BadHand(line("A hand has {TRICKS} tricks; “tricks” names {n_tricks} winners.", TRICKS=TRICKS, n_tricks=len(tricks)))
     for name in tricks:
-        seat(name, players, "trick winner")
+        seat(name, players, line("trick winner"))
     won = {p: 0 for p in players}
     reached = {}  # (player, count) -> the trick at which the player reached that count
     for i, name in enumerate(tricks):
@@ -58,9 +58,9 @@ def score(players, hand, rules):
     mort = hand.get("la_mort")
     points = {}
     if mort is not None:
-        seat(mort, players, "holder of La Mort")
+        seat(mort, players, line("holder of La Mort"))
         if any(declared.values()) or tricks is not None:
-            raise BadHand("La Mort ends the hand as soon as it is shown: there are no declarations and no tricks.")
+            raise BadHand(line("La Mort ends the hand as soon as it is shown: there are no declarations and no tricks."))
         gains[mort] = pot
         explanation.append(line("{player} holds La Mort (XIII) and takes the whole pot of {pot}.", player=mort, pot=pot))
     else:
@@ -73,12 +73,11 @@ def score(players, hand, rules):
         rest = pot - sum(gains.values())
         if rest == 0:
             if tricks is not None:
-                raise BadHand("The declarations emptied the pot, so the hand ends without play: leave out “tricks”.")
+                raise BadHand(line("The declarations emptied the pot, so the hand ends without play: leave out “tricks”."))
             explanation.append(line("The declarations empty the pot: the hand is not played."))
         else:
             if tricks is None:
-                raise BadHand(f"{rest} antes are left in the pot, so the hand is played: give “tricks”,"
-                              " the winners of the five tricks.")
+                raise BadHand(line("{rest} antes are left in the pot, so the hand is played: give “tricks”, the winners of the five tricks.", rest=rest))
             winner, points = trick_winner(players, tricks)
             gains[winner] += rest
             if list(points.values()).count(points[winner]) > 1:
@@ -98,25 +97,24 @@ def declarations_of(players: list[str], declared, rules: dict) -> dict[str, list
     if declared is None:
         return {p: [] for p in players}
     if not isinstance(declared, dict):
-        raise BadRequest("“declarations” must be an object: {player: [the cards declared]}.")
+        raise BadRequest(line("“declarations” must be an object: {{player: [the cards declared]}}."))
     for name in declared:
-        seat(name, players, "player")
+        seat(name, players, line("player"))
     out, seen, twice = {}, set(), []
     allowed = claims(rules)
     for p in players:
         codes = declared.get(p) or []
         if not isinstance(codes, list):
-            raise BadRequest(f"{p}'s declaration must be a list of card codes.")
+            raise BadRequest(line("{player}'s declaration must be a list of card codes.", player=p))
         cards = C.parse_pile(codes, DECK, "Triomphe Forcée")
         odd = [c for c in cards if c not in allowed]
         if odd:
-            raise BadHand(f"{p} declared {', '.join(odd)}: only the Fool, the Bateleur (T1) and La Force"
-                          f" ({rules['force_trump']}) are paid from the pot.", cards=odd)
+            raise BadHand(line("{player} declared {odd}: only the Fool, the Bateleur (T1) and La Force ({force}) are paid from the pot.", player=p, odd=', '.join(odd), force=rules['force_trump']), cards=odd)
         twice += [c for c in cards if c in seen]
         seen.update(cards)
         out[p] = cards
     if twice:
-        raise DuplicateCard(f"{', '.join(twice)} was declared by two players; each card exists only once.", cards=twice)
+        raise DuplicateCard(line("{twice} was declared by two players; each card exists only once.", twice=', '.join(twice)), cards=twice)
     return out
 
 

@@ -36,11 +36,11 @@ def teams_of(players: list[str], teams) -> list[list[str]]:
     """Check `teams` is two pairs that together are the four players."""
     if (not isinstance(teams, list) or len(teams) != 2
             or not all(isinstance(t, list) and len(t) == 2 for t in teams)):
-        raise BadRequest("“teams” must be two pairs of players: [[a, b], [c, d]].")
+        raise BadRequest(line("“teams” must be two pairs of players: [[a, b], [c, d]]."))
     for name in teams[0] + teams[1]:
-        seat(name, players, "team member")
+        seat(name, players, line("team member"))
     if len(set(teams[0] + teams[1])) != 4:
-        raise BadHand("The two teams must be the four players, each in one team.")
+        raise BadHand(line("The two teams must be the four players, each in one team."))
     return teams
 
 
@@ -49,26 +49,23 @@ def score(players, hand, rules):
     check_players(GAME, players)
     hand_fields(hand, required=("teams", "side"), optional=("points", "cards"))
     teams = teams_of(players, hand["teams"])
-    side = seat(hand["side"], players, "side")
+    side = seat(hand["side"], players, line("side"))
     ours, theirs = (teams[0], teams[1]) if side in teams[0] else (teams[1], teams[0])
     explanation, warnings = [], []
     if one_of(hand, "points", "cards") == "points":
-        points = whole_points(hand["points"], 0, TOTAL, f"{side}'s team's points")
+        points = whole_points(hand["points"], 0, TOTAL, line("{side}'s team's points", side=side))
         explanation.append(line("{a} and {b} took {points} points; {c} and {d} the other {rest} of 72.",
                                 a=ours[0], b=ours[1], c=theirs[0], d=theirs[1], points=points, rest=TOTAL - points))
     else:
         count = pile_of(GAME, hand["cards"], rules)
         n = count.cards
         if count.warnings and rules["odd_pile"] == "reject":
-            raise BadHand(f"{n} cards can't be a team's pile: one team has 4k+2 cards (its tricks and the scart),"
-                          " the other 4m.")
+            raise BadHand(line("{n} cards can't be a team's pile: one team has 4k+2 cards (its tricks and the scart), the other 4m.", n=n))
         if n == len(DECK) - SCART and rules["all_tricks_take_scart"]:
             # SCA rules: a team that takes every trick also gets the scart, so it has all 78 cards.
-            raise BadHand("This pile is every trick without the scart, but a team that takes every trick also gets"
-                          " the scart and counts all 78 cards (house rule all_tricks_take_scart).")
+            raise BadHand(line("This pile is every trick without the scart, but a team that takes every trick also gets the scart and counts all 78 cards (house rule all_tricks_take_scart)."))
         if n == SCART and rules["all_tricks_take_scart"]:
-            raise BadHand("This pile is only the scart, but a team that takes every trick also gets the scart"
-                          " (house rule all_tricks_take_scart): the other team's pile is all 78 cards.")
+            raise BadHand(line("This pile is only the scart, but a team that takes every trick also gets the scart (house rule all_tricks_take_scart): the other team's pile is all 78 cards."))
         warnings.extend(count.warnings)
         points = count.points
         explanation.append(line("{a} and {b}'s pile, {n} cards:", a=ours[0], b=ours[1], n=n))

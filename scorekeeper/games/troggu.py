@@ -54,9 +54,9 @@ def score(players: list[str], hand: dict, rules: dict) -> Result:
     hand = hand_fields(hand, required=("contract",), optional=FIELDS)
     contract = hand["contract"]
     if not isinstance(contract, str):
-        raise BadRequest("“contract” must be normal, solo or misere.")
+        raise BadRequest(line("“contract” must be normal, solo or misere."))
     if contract not in CONTRACTS:
-        raise BadHand(f"“{contract}” is not a Troggu contract: normal, solo or misere.")
+        raise BadHand(line("“{contract}” is not a Troggu contract: normal, solo or misere.", contract=contract))
     if contract == "misere":
         return _misere(players, hand, rules)
     return _declared(players, hand, rules, contract)
@@ -66,21 +66,21 @@ def _declared(players, hand, rules, contract) -> Result:
     n = len(players)
     for f in ("misere_points", "misere_cards"):
         if hand.get(f) is not None:
-            raise BadHand(f"“{f}” belongs to a misère; this hand is a {contract}.")
+            raise BadHand(line("“{field}” belongs to a misère; this hand is a {contract}.", field=f, contract=contract))
     if hand.get("declarer") is None:
-        raise BadRequest("The hand lacks “declarer”, the Tappist or soloist.")
-    declarer = seat(hand["declarer"], players, "declarer")
+        raise BadRequest(line("The hand lacks “declarer”, the Tappist or soloist."))
+    declarer = seat(hand["declarer"], players, line("declarer"))
     partner = _partner(hand.get("partner"), players, declarer, contract)
 
     explanation = []
     warnings = []
     if one_of(hand, "declarer_points", "declarer_cards") == "declarer_points":
-        points = whole_points(hand["declarer_points"], 0, TOTAL, "The declarer's points")
+        points = whole_points(hand["declarer_points"], 0, TOTAL, line("The declarer's points"))
         opponents = TOTAL - points
     else:
         count = pile_of(GAME, hand["declarer_cards"], rules)
         points, opponents = count.points, count.rest.points
-        explanation.append(line("The declarer's side's cards: {working}.", working=count.working.render()))
+        explanation.append(line("The declarer's side's cards: {working}.", working=count.working))
         size = tapp_size(n, rules)
         if count.cards < size:
             warnings.append(line("The declarer's side always has the {size} cards of the Tapp or the discards; "
@@ -107,13 +107,13 @@ def _declared(players, hand, rules, contract) -> Result:
 
     no_tricks = hand.get("no_tricks")
     if no_tricks is not None and not isinstance(no_tricks, str):
-        raise BadRequest("“no_tricks” must be null, “declarer” or “opponents”.")
+        raise BadRequest(line("“no_tricks” must be null, “declarer” or “opponents”."))
     if no_tricks is not None and no_tricks not in SIDES:
-        raise BadHand(f"“{no_tricks}” is not a side: “no_tricks” is null, “declarer” or “opponents”.")
+        raise BadHand(line("“{no_tricks}” is not a side: “no_tricks” is null, “declarer” or “opponents”.", no_tricks=no_tricks))
 
     if points == DRAW:
         if no_tricks is not None:
-            raise BadHand("At 57 points each, both sides took tricks: a side with no trick can't reach 57.")
+            raise BadHand(line("At 57 points each, both sides took tricks: a side with no trick can't reach 57."))
         explanation.append(line("57 points each: a draw, nobody pays."))
         return Result(pts, dict.fromkeys(players, 0), tuple(explanation), tuple(warnings))
 
@@ -178,12 +178,12 @@ def _partner(value, players, declarer, contract):
     if value is None:
         return None
     if not isinstance(value, str):
-        raise BadRequest("“partner” must be a player's name or null.")
+        raise BadRequest(line("“partner” must be a player's name or null."))
     if contract != "normal":
-        raise BadHand("A soloist plays alone: a solo has no partner.")
+        raise BadHand(line("A soloist plays alone: a solo has no partner."))
     if len(players) not in PARTNER_TABLE:
-        raise BadHand(f"A partner is called only at 7 or 8 players, not at {len(players)}.")
-    partner = seat(value, players, "partner")
+        raise BadHand(line("A partner is called only at 7 or 8 players, not at {n_players}.", n_players=len(players)))
+    partner = seat(value, players, line("partner"))
     # troggu-visp-de.txt: calling a card from his own hand, the Tappist plays alone.
     return None if partner == declarer else partner
 
@@ -193,26 +193,29 @@ def _check_no_tricks(no_tricks, loser, pts, n, rules):
     if no_tricks is None:
         return
     if no_tricks != loser:
-        raise BadHand(f"The {no_tricks} took no trick, so they can't have won with {pts[no_tricks]} points.")
+        if no_tricks == "declarer":
+            raise BadHand(line("The declarer took no trick, so they can't have won with {points} points.",
+                               points=pts[no_tricks]))
+        raise BadHand(line("The opponents took no trick, so they can't have won with {points} points.",
+                           points=pts[no_tricks]))
     if no_tricks == "opponents" and pts["opponents"] > FOOL_ALONE:
-        raise BadHand(f"Opponents without a trick hold at most the Fool's 5 points, not {pts['opponents']}.")
+        raise BadHand(line("Opponents without a trick hold at most the Fool's 5 points, not {points}.", points=pts['opponents']))
     if no_tricks == "declarer":
         size, most = tapp_range(n, rules)
         if pts["declarer"] > most:
-            raise BadHand(f"Without a trick the declarer has only the Tapp's {size} cards, "
-                          f"at most {most} points, not {pts['declarer']}.")
+            raise BadHand(line("Without a trick the declarer has only the Tapp's {size} cards, at most {most} points, not {points}.", size=size, most=most, points=pts['declarer']))
 
 
 def _misere(players, hand, rules) -> Result:
     n = len(players)
     for f in ("declarer", "partner", "declarer_points", "declarer_cards", "no_tricks"):
         if hand.get(f) is not None:
-            raise BadHand(f"A misère has no “{f}”: each plays for himself; give “misere_points” or “misere_cards”.")
+            raise BadHand(line("A misère has no “{field}”: each plays for himself; give “misere_points” or “misere_cards”.", field=f))
     explanation, warnings = [], []
     size, most = tapp_range(n, rules)
     if one_of(hand, "misere_points", "misere_cards") == "misere_points":
         given = _per_player(hand["misere_points"], players, "misere_points")
-        points = {p: whole_points(given[p], 0, TOTAL, f"{p}'s points") for p in players}
+        points = {p: whole_points(given[p], 0, TOTAL, line("{player}'s points", player=p)) for p in players}
     else:
         given = _per_player(hand["misere_cards"], players, "misere_cards")
         piles = {p: _parse(given[p], p) for p in players}
@@ -227,11 +230,10 @@ def _misere(players, hand, rules) -> Result:
             for p in players:
                 for card in (C.FOOL, "T1"):
                     if card in piles[p]:
-                        raise BadHand(f"At {n} players a misère is played only when the Fool and I are both "
-                                      f"in the Tapp, but {p}'s pile holds {card}.", cards=[card])
+                        raise BadHand(line("At {n} players a misère is played only when the Fool and I are both in the Tapp, but {player}'s pile holds {card}.", n=n, player=p, card=card), cards=[card])
     total = sum(points.values())
     if total > TOTAL:
-        raise BadHand(f"The players' points add up to {total}, more than the deck's 114.")
+        raise BadHand(line("The players' points add up to {total}, more than the deck's 114.", total=total))
     # RULES.md §0.3, §5: the Tapp is unused, so the piles add up to 114 − the Tapp's points.
     if not TOTAL - most <= total <= TOTAL - size:
         warnings.append(line("The piles add up to {total}; with the {size} Tapp cards left out they should make "
@@ -283,18 +285,18 @@ def _misere(players, hand, rules) -> Result:
 def _per_player(value, players, field):
     """Check a {player: ...} object names each player exactly once."""
     if not isinstance(value, dict):
-        raise BadRequest(f"“{field}” must be an object with one entry per player.")
+        raise BadRequest(line("“{field}” must be an object with one entry per player.", field=field))
     for name in value:
-        seat(name, players, "player")
+        seat(name, players, line("player"))
     missing = [p for p in players if p not in value]
     if missing:
-        raise BadRequest(f"“{field}” lacks {', '.join(missing)}: give every player's pile.")
+        raise BadRequest(line("“{field}” lacks {missing}: give every player's pile.", field=field, missing=', '.join(missing)))
     return value
 
 
 def _parse(codes, player):
     if not isinstance(codes, list):
-        raise BadRequest(f"{player}'s pile must be a list of card codes.")
+        raise BadRequest(line("{player}'s pile must be a list of card codes.", player=player))
     return C.parse_pile(codes, DECK, "Troggu")
 
 
@@ -306,7 +308,7 @@ def _no_card_twice(piles, players):
                 twice.append(card)
             seen.add(card)
     if twice:
-        raise DuplicateCard(f"{', '.join(twice)} is in two players' piles; each card exists only once.", cards=twice)
+        raise DuplicateCard(line("{twice} is in two players' piles; each card exists only once.", twice=', '.join(twice)), cards=twice)
 
 
 GAME = Game(
