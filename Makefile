@@ -40,7 +40,7 @@ bench: install chromium
 	$(PY) -m bench
 
 translations: install
-	$(VENV)/bin/pybabel extract -F babel.cfg -k line -k _l -o scorekeeper/translations/messages.pot .
+	$(VENV)/bin/pybabel extract -F babel.cfg -k line -k _l -k N_ -k Option:2 -o scorekeeper/translations/messages.pot .
 	$(VENV)/bin/pybabel update -i scorekeeper/translations/messages.pot -d scorekeeper/translations --no-fuzzy-matching
 	$(VENV)/bin/pybabel compile -d scorekeeper/translations
 

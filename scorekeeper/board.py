@@ -65,7 +65,7 @@ def score(table, facts: dict) -> Result:
     """Score one hand's facts with the engine (raises ScoreError with the engine's sentence)."""
     game = get_game(table.game)
     if game.score is None:
-        raise ScoreError(_("Scoring for %(game)s isn't ready yet.", game=game.name))
+        raise ScoreError(_("Scoring for %(game)s isn't ready yet.", game=_(game.name)))
     return game.score(list(table.players), facts, resolve_rules(game, table.rules))
 
 

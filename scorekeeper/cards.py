@@ -65,7 +65,7 @@ def parse_card(text: str) -> str:
 def parse_pile(codes, deck: tuple[str, ...], game_name: str) -> list[str]:
     """Parse a list of card codes into canonical codes, checking deck membership and duplicates."""
     if len(codes) > len(deck):
-        raise TooManyCards(line("A pile can't have more than the {n_deck} cards of the {game_name} deck; this one has {n_codes}.", n_deck=len(deck), game_name=game_name, n_codes=len(codes)))
+        raise TooManyCards(line("A pile can't have more than the {n_deck} cards of the {game_name} deck; this one has {n_codes}.", n_deck=len(deck), game_name=line(game_name), n_codes=len(codes)))
     if not all(isinstance(code, str) for code in codes):
         raise BadRequest(line("Each card must be a code written as text, like T21, FOOL or SW-K."))
     unknown, cards = [], []
@@ -79,7 +79,7 @@ def parse_pile(codes, deck: tuple[str, ...], game_name: str) -> list[str]:
         raise UnknownCard(line("Not a card: {listing}. Cards are written like T21, FOOL or SW-K.", listing=listing), cards=unknown)
     outside = [c for c in cards if c not in deck]
     if outside:
-        raise NotInDeck(line("{outside} is not in the {game_name} deck.", outside=', '.join(outside), game_name=game_name), cards=outside)
+        raise NotInDeck(line("{outside} is not in the {game_name} deck.", outside=', '.join(outside), game_name=line(game_name)), cards=outside)
     seen, dupes = set(), []
     for c in cards:
         if c in seen and c not in dupes:

@@ -93,9 +93,9 @@ def table_form_class(game, shown: int):
             low = game.min_players
             if not low <= len(names) <= game.max_players:
                 fail(self.players, _("%(game)s needs %(low)s to %(high)s players; you named %(n)s.",
-                                     game=game.name, low=low, high=game.max_players, n=len(names))
+                                     game=_(game.name), low=low, high=game.max_players, n=len(names))
                      if low != game.max_players else
-                     _("%(game)s needs %(low)s players; you named %(n)s.", game=game.name, low=low, n=len(names)))
+                     _("%(game)s needs %(low)s players; you named %(n)s.", game=_(game.name), low=low, n=len(names)))
                 ok = False
             dealer = int(self.first_dealer.data) if str(self.first_dealer.data).isdigit() else 0
             if dealer >= max(len(names), 1):

@@ -36,3 +36,8 @@ class Line:
 def line(text: str, **args) -> Line:
     """Make a Line; `line` is also the keyword Babel extracts message ids by."""
     return Line(text, tuple(sorted(args.items())))
+
+
+def N_(text: str) -> str:
+    """Mark a string for translation where it is defined (game names); the page translates it."""
+    return text

@@ -83,7 +83,7 @@ def count_classes(game_id):
             n = min(max(n + int(step), 0), sizes[name])
             raw = str(n)
         if n is not None and not 0 <= n <= sizes[name]:
-            errors[name] = _("The %(game)s deck has %(max)d of these: write 0 to %(max)d.", game=game.name, max=sizes[name])
+            errors[name] = _("The %(game)s deck has %(max)d of these: write 0 to %(max)d.", game=_(game.name), max=sizes[name])
         elif n is not None:
             counts[name] = n
         rows.append(dict(name=name, label=class_label(game, name, rules), value=raw, max=sizes[name],

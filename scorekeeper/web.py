@@ -1,9 +1,12 @@
 """App-wide web behaviour: security headers, friendly error pages, template helpers."""
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from urllib.parse import urlencode
+
+from flask import Flask, current_app, jsonify, render_template, request
 from flask_babel import get_locale, gettext
 from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
 
 from . import LANGUAGES
 
@@ -59,4 +62,20 @@ def install(app: Flask) -> None:
 
     @app.context_processor
     def globals_():
-        return {"lang": str(get_locale() or "en")}
+        return {"lang": str(get_locale() or "en"), "lang_url": lang_url}
+
+
+def lang_url(code: str) -> str:
+    """Return this page's address in language `code` (after a POST, the nearest page that answers GET)."""
+    path, args = request.path, []
+    if request.method == "GET":
+        args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+    else:
+        adapter = current_app.url_map.bind("localhost")
+        while path.count("/") > 1:
+            try:
+                adapter.match(path, method="GET")
+                break
+            except HTTPException:
+                path = path.rsplit("/", 1)[0]
+    return f"{path}?{urlencode([*args, ('lang', code)])}"

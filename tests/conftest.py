@@ -4,9 +4,14 @@ from __future__ import annotations
 import threading
 
 import pytest
+from hypothesis import settings
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
+
+# The machine is shared and noisy: properties are about results, never about time.
+settings.register_profile("scorekeeper", deadline=None, print_blob=True)
+settings.load_profile("scorekeeper")
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]

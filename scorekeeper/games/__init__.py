@@ -61,7 +61,7 @@ def resolve_rules(game: Game, overrides: dict | None) -> dict:
         opt = game.options.get(name)
         if opt is None:
             known = ", ".join(game.options) or "none"
-            raise BadRequest(line("{game} has no house rule “{name}” (its house rules: {known}).", game=game.name, name=name, known=known))
+            raise BadRequest(line("{game} has no house rule “{name}” (its house rules: {known}).", game=line(game.name), name=name, known=known))
         if not _fits(value, opt):
             raise BadRequest(line("“{value}” is not a possible value for the house rule “{name}”.", value=value, name=name))
         rules[name] = value
@@ -81,7 +81,7 @@ def count_pile(game: Game, cards: list[str], rules: dict) -> Count:
     """Count a pile of canonical card codes by the game's scheme, with the rest and any warnings."""
     values = game.values(rules)
     if game.counting == "tricks":
-        raise BadRequest(line("{game} has no card points to count: only tricks count.", game=game.name))
+        raise BadRequest(line("{game} has no card points to count: only tricks count.", game=line(game.name)))
     if len(cards) > len(game.deck):
         raise TooManyCards(line("A pile can't have more than the {n_deck} cards of the deck.", n_deck=len(game.deck)))
     result = _count(game, cards, values)
@@ -142,7 +142,7 @@ def cards_for_classes(game: Game, counts: dict[str, int], rules: dict) -> list[s
             raise BadRequest(line("The number of {name} must be a whole number, 0 or more.", name=name))
         if n > sizes[name]:
             raise TooManyCards(line("The {game} deck has only {size} {name}.",
-                                    game=game.name, size=sizes[name], name=name),
+                                    game=line(game.name), size=sizes[name], name=name),
                                field=name)
     pile, taken = [], dict.fromkeys(CLASSES, 0)
     for card in game.deck:
@@ -184,8 +184,8 @@ def check_players(game: Game, players, low: int | None = None) -> list[str]:
     low = game.min_players if low is None else low
     if not low <= len(players) <= game.max_players:
         if low == game.max_players:
-            raise BadHand(line("{game} is played by {low} players, not {n_players}.", game=game.name, low=low, n_players=len(players)))
-        raise BadHand(line("{game} is played by {low} to {max_players} players, not {n_players}.", game=game.name, low=low, max_players=game.max_players, n_players=len(players)))
+            raise BadHand(line("{game} is played by {low} players, not {n_players}.", game=line(game.name), low=low, n_players=len(players)))
+        raise BadHand(line("{game} is played by {low} to {max_players} players, not {n_players}.", game=line(game.name), low=low, max_players=game.max_players, n_players=len(players)))
     return players
 
 

@@ -7,7 +7,7 @@ import math
 
 from .. import cards as C
 from ..errors import BadHand, BadRequest
-from ..text import fmt_points, line
+from ..text import N_, fmt_points, line
 from . import Game, Option, Result, check_players, hand_fields, one_of, pile_of, seat
 
 DECK = C.DECK_78
@@ -363,7 +363,7 @@ def _round10(x: int) -> int:
 
 
 GAME = Game(
-    id="french_tarot", name="French Tarot", min_players=3, max_players=5, deck=DECK, counting="halves",
+    id="french_tarot", name=N_("French Tarot"), min_players=3, max_players=5, deck=DECK, counting="halves",
     values=values, total=TOTAL, options=OPTIONS, two_sided=True, oudlers=OUDLERS, pile_warnings=pile_warnings,
     score=score,
 )

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
-from ..text import line
+from ..text import N_, line
 from . import Game, Option, Result, check_players, hand_fields, seat
 from .piles import per_player, read_piles, signed
 
@@ -161,6 +161,6 @@ def bid_score(players, hand, rules):
 
 
 GAME = Game(
-    id="mitigati", name="Mitigati", min_players=3, max_players=3, deck=DECK, counting="sum",
+    id="mitigati", name=N_("Mitigati"), min_players=3, max_players=3, deck=DECK, counting="sum",
     values=values, total=TOTAL, options=OPTIONS, score=score,
 )

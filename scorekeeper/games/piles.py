@@ -59,9 +59,9 @@ def read_piles(game: Game, players: list[str], hand: dict, rules: dict, fool_alo
                 raise BadHand(line("The points add up to {total}, but the {game} deck is worth {deck_total}: one of"
                                    " them is wrong. 77 is what an exchanged Matto gives: in Scarto its owner keeps it"
                                    " and counts it alone as 4, which makes 78.",
-                                   total=total, game=game.name, deck_total=game.total))
+                                   total=total, game=line(game.name), deck_total=game.total))
             raise BadHand(line("The points add up to {total}, but the {game} deck is worth {deck_total}: one of"
-                               " them is wrong.", total=total, game=game.name, deck_total=game.total))
+                               " them is wrong.", total=total, game=line(game.name), deck_total=game.total))
         if total == game.total:
             explanation.append(line("The points add up to {total}, the whole deck.", total=total))
         else:
@@ -105,5 +105,5 @@ def read_piles(game: Game, players: list[str], hand: dict, rules: dict, fool_alo
     total = sum(points.values())
     if total not in (game.total, other_total):
         sizes = ", ".join(f"{p} {len(pile)}" for p, pile in piles.items())
-        raise BadHand(line("The piles count {total}, not the {deck_total} of the {game} deck: their sizes ({sizes} cards) can't come from a real hand.", total=total, deck_total=game.total, game=game.name, sizes=sizes))
+        raise BadHand(line("The piles count {total}, not the {deck_total} of the {game} deck: their sizes ({sizes} cards) can't come from a real hand.", total=total, deck_total=game.total, game=line(game.name), sizes=sizes))
     return points, explanation, warnings

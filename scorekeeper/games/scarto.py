@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .. import cards as C
-from ..text import line
+from ..text import N_, line
 from . import Game, Option, Result, check_players, hand_fields
 from .piles import read_piles, signed
 
@@ -60,6 +60,6 @@ def score(players, hand, rules):
 
 
 GAME = Game(
-    id="scarto", name="Scarto / Tarocchi", min_players=3, max_players=3, deck=DECK, counting="groups",
+    id="scarto", name=N_("Scarto / Tarocchi"), min_players=3, max_players=3, deck=DECK, counting="groups",
     group_size=3, values=values, total=TOTAL, options=OPTIONS, pile_warnings=pile_warnings, score=score,
 )

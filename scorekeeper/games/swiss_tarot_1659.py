@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..errors import BadHand
-from ..text import line
+from ..text import N_, line
 from . import Game, Option, Result, check_players, hand_fields
 from .piles import read_piles, signed
 
@@ -56,7 +56,7 @@ def score(players, hand, rules):
 
 
 GAME = Game(
-    id="swiss_tarot_1659", name="Swiss Tarot 1659", min_players=3, max_players=3, deck=DECK,
+    id="swiss_tarot_1659", name=N_("Swiss Tarot 1659"), min_players=3, max_players=3, deck=DECK,
     counting="groups", group_size=3, values=values, total=TOTAL, options=OPTIONS, pile_warnings=pile_warnings,
     score=score,
 )

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
-from ..text import line
+from ..text import N_, line
 from . import Game, Option, Result, check_players, hand_fields, seat
 from .piles import signed
 
@@ -119,6 +119,6 @@ def declarations_of(players: list[str], declared, rules: dict) -> dict[str, list
 
 
 GAME = Game(
-    id="triomphe_forcee", name="Triomphe Forcée", min_players=4, max_players=10, deck=DECK,
+    id="triomphe_forcee", name=N_("Triomphe Forcée"), min_players=4, max_players=10, deck=DECK,
     counting="tricks", values=values, options=OPTIONS, unit="ante", score=score,
 )

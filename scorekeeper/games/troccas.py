@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..errors import BadHand, BadRequest
-from ..text import line
+from ..text import N_, line
 from . import Game, Option, Result, check_players, hand_fields, one_of, pile_of, seat, whole_points
 from .piles import signed
 
@@ -90,7 +90,7 @@ def score(players, hand, rules):
 
 
 GAME = Game(
-    id="troccas", name="Troccas", min_players=4, max_players=4, deck=DECK, counting="groups",
+    id="troccas", name=N_("Troccas"), min_players=4, max_players=4, deck=DECK, counting="groups",
     group_size=4, values=values, total=TOTAL, options=OPTIONS, two_sided=True, pile_warnings=pile_warnings,
     score=score,
 )

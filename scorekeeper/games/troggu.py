@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
-from ..text import line
+from ..text import N_, line
 from . import Game, Option, Result, check_players, count_pile, hand_fields, one_of, pile_of, seat, whole_points
 
 DECK = C.DECK_62
@@ -312,7 +312,7 @@ def _no_card_twice(piles, players):
 
 
 GAME = Game(
-    id="troggu", name="Troggu", min_players=3, max_players=8, deck=DECK, counting="sum",
+    id="troggu", name=N_("Troggu"), min_players=3, max_players=8, deck=DECK, counting="sum",
     values=values, total=TOTAL, options=OPTIONS, two_sided=True, default_stake=10, unit="Rappen",
     score=score,
 )
