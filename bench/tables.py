@@ -120,16 +120,19 @@ def taps_and_weight(base: str) -> None:
         page2.wait_for_timeout(800)  # let the preview settle so it is not counted below
         sizes.clear()
         timings = []
-        page2.on("requestfinished", lambda req: timings.append((req.method, req.timing)))
+        page2.on("requestfinished", lambda req: timings.append((req.url, req.timing)))
         page2.locator("button.save").click()
         page2.wait_for_selector("#hand-7")
         page2.wait_for_load_state("networkidle")
-        sent = sum(s["requestBodySize"] + s["requestHeadersSize"] for _u, s in sizes)
-        got = sum(s["responseBodySize"] + s["responseHeadersSize"] for _u, s in sizes)
-        post = [tm for m, tm in timings if m == "POST"]
+        path = table_url.split("://", 1)[1].split("/", 1)[1]
+        trip = [(u, sz) for u, sz in sizes if u.endswith(path) or u.endswith(path + "/hands")]
+        sent = sum(sz["requestBodySize"] + sz["requestHeadersSize"] for _u, sz in trip)
+        got = sum(sz["responseBodySize"] + sz["responseHeadersSize"] for _u, sz in trip)
+        post = [tm for u, tm in timings if u.endswith("/hands")]
         server_ms = post[0]["responseStart"] - post[0]["requestStart"] if post else float("nan")
-        print(f"saving a hand: {len(sizes)} requests, {sent} bytes up, {got} bytes down;"
-              f" POST answered in {server_ms:.1f} ms (request sent to first byte, werkzeug dev server)")
+        others = sorted({u.rsplit("/", 1)[-1].split("?")[0] for u, _sz in sizes} - {u.rsplit("/", 1)[-1] for u, _ in trip})
+        print(f"saving a hand: POST + 303 + the new page = {len(trip)} requests, {sent} bytes up, {got} bytes down;"
+              f" POST to first byte {server_ms:.1f} ms (werkzeug dev server); also seen: {', '.join(others)} (cached or the live preview)")
         browser.close()
 
 

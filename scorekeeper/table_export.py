@@ -74,29 +74,38 @@ def _when(text) -> datetime:
         raise BadImport(_("A date in the file can't be read.")) from None
 
 
+def _small(n) -> bool:
+    return type(n) is int and 0 <= n < 2**31
+
+
 def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
     """Check an exported table and return it ready to store; raise BadImport with a sentence."""
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("format_version") != 1:
         raise BadImport(_("This is not a table exported from Scorekeeper."))
-    game = all_games().get(data.get("game"))
+    game = all_games().get(data.get("game")) if isinstance(data.get("game"), str) else None
     if game is None:
         raise BadImport(_("The file names a game this app doesn't know."))
+    if not isinstance(data.get("rules"), dict):
+        raise BadImport(_("The house rules in the file are not valid."))
     try:
         players = check_players(game, data.get("players"))
         rules = resolve_rules(game, data.get("rules"))
     except ScoreError as e:
         raise BadImport(e.render(_)) from None
     stake, dealer, version = data.get("stake"), data.get("first_dealer"), data.get("version")
-    if type(stake) is not int or stake <= 0 or data.get("currency") not in COINS:
+    if type(stake) is not int or not 0 < stake <= 1_000_000 or not isinstance(data.get("currency"), str) \
+            or data["currency"] not in COINS:
         raise BadImport(_("The stake or currency in the file is not valid."))
-    if type(dealer) is not int or not 0 <= dealer < len(players) or type(version) is not int:
+    if type(dealer) is not int or not 0 <= dealer < len(players) or not _small(version):
         raise BadImport(_("The first dealer or version in the file is not valid."))
     table = store.TableInfo("", game.id, tuple(players), rules, stake, data["currency"], dealer, version,
                             _when(data.get("created_at")))
     hands, numbers = [], set()
-    for item in data.get("hands") or []:
-        if not isinstance(item, dict) or type(item.get("number")) is not int or item["number"] in numbers \
-                or type(item.get("version")) is not int or not isinstance(item.get("hand"), dict):
+    if not isinstance(data.get("hands"), list):
+        raise BadImport(_("The file has no list of hands."))
+    for item in data["hands"]:
+        if not isinstance(item, dict) or not _small(item.get("number")) or item["number"] in numbers \
+                or not _small(item.get("version")) or not isinstance(item.get("hand"), dict):
             raise BadImport(_("A hand in the file is not valid."))
         numbers.add(item["number"])
         try:

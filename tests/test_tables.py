@@ -272,3 +272,47 @@ def test_a_double_tap_on_delete_deletes_once_and_no_404(client):
     assert client.post(url + "/hands/1/delete", data={"token": "del"}).status_code == 303
     assert hands_on(client, url) == 1
     assert client.post(url + "/hands/1/delete", data={"token": "other"}).status_code == 404
+
+
+def test_importing_damaged_exports_never_fails_with_a_500(client):
+    from hypothesis import HealthCheck, given, settings, strategies as st
+
+    url = open_table(client)
+    client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "40", "token": "a"})
+    good = client.get(url + "/export.json").get_json()
+    junk = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=5),
+                        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+                        max_leaves=6)
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.sampled_from(["game", "players", "rules", "stake", "currency", "first_dealer", "version",
+                            "created_at", "hands", "hand", "number"]), junk)
+    def damaged(key, value):
+        data = json.loads(json.dumps(good))
+        if key in ("hand", "number"):
+            data["hands"][0][key] = value
+        else:
+            data[key] = value
+        body = json.dumps(data).encode()
+        r = client.post("/tables/import", data={"file": (__import__("io").BytesIO(body), "t.json")},
+                        content_type="multipart/form-data")
+        assert r.status_code in (200, 303)
+    damaged()
+
+
+def test_any_posted_table_or_hand_form_gets_an_answer_never_a_500(client):
+    from hypothesis import HealthCheck, given, settings, strategies as st
+
+    url = open_table(client)
+    text = st.text(max_size=12)
+    fields = ["players-0", "players-1", "players-2", "players-3", "players-9", "first_dealer", "stake",
+              "currency", "rule_all_tricks_take_scart"]
+    hand_fields = ["partner", "side", "points", "token", "action", "count_of", "c_kings", "c_others", "version"]
+
+    @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.dictionaries(st.sampled_from(fields), text), st.dictionaries(st.sampled_from(hand_fields), text))
+    def posted(table_data, hand_data):
+        assert client.post("/tables/new/troccas", data=table_data).status_code in (200, 303)
+        assert client.post(url + "/hands", data=hand_data).status_code in (200, 303)
+        assert client.post(url + "/preview", data=hand_data).status_code == 200
+    posted()
