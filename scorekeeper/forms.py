@@ -97,7 +97,7 @@ def table_form_class(game, shown: int):
                      if low != game.max_players else
                      _("%(game)s needs %(low)s players; you named %(n)s.", game=_(game.name), low=low, n=len(names)))
                 ok = False
-            dealer = int(self.first_dealer.data) if str(self.first_dealer.data).isdigit() else 0
+            dealer = int(self.first_dealer.data) if str(self.first_dealer.data).isdecimal() else 0
             if dealer >= max(len(names), 1):
                 fail(self.first_dealer, _("Choose one of the players you named."))
                 ok = False

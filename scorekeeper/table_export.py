@@ -86,7 +86,7 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
     if game is None:
         raise BadImport(_("The file names a game this app doesn't know."))
     if not isinstance(data.get("rules"), dict):
-        raise BadImport(_("The house rules in the file are not valid."))
+        raise BadImport(_("This is not a table exported from Scorekeeper."))
     try:
         players = check_players(game, data.get("players"))
         rules = resolve_rules(game, data.get("rules"))
@@ -102,7 +102,7 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
                             _when(data.get("created_at")))
     hands, numbers = [], set()
     if not isinstance(data.get("hands"), list):
-        raise BadImport(_("The file has no list of hands."))
+        raise BadImport(_("A hand in the file is not valid."))
     for item in data["hands"]:
         if not isinstance(item, dict) or not _small(item.get("number")) or item["number"] in numbers \
                 or not _small(item.get("version")) or not isinstance(item.get("hand"), dict):

@@ -101,7 +101,7 @@ def count_cards(form, game, table) -> None:
 
 
 def whole_text(form, text, high, name):
-    if not text.isdigit() or int(text) > high:
+    if not text.isdecimal() or int(text) > high:
         fail(form.count_of, _("The %(name)s count must be a whole number from 0 to %(high)s.", name=name, high=high))
         return 0
     return int(text)
@@ -167,7 +167,7 @@ def edit(table_id, number):
             count_cards(form, game, table)
         else:
             facts, _result = check_hand(form, game, table)
-            version = int(form.version.data) if (form.version.data or "").isdigit() else None
+            version = int(form.version.data) if (form.version.data or "").isdecimal() else None
             if facts is not None:
                 try:
                     store.edit_hand(table.id, number, facts, form.token.data or None, version)
