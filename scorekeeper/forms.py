@@ -119,17 +119,18 @@ def table_form_class(game, shown: int):
             return dict(players=names, first_dealer=dealer, stake=stake, currency=self.currency.data, rules=rules)
 
     for name, opt in game.options.items():
-        setattr(TableForm, "rule_" + name, rule_field(opt))
+        setattr(TableForm, "rule_" + name, rule_field(opt, game, name))
     TableForm.shown = shown
     return TableForm
 
 
-def rule_field(opt):
+def rule_field(opt, game, name: str):
     """Return the form field for one house rule, defaulting to the engine's default."""
+    from .rulebook import in_words  # the rules pages' words for each choice, translated
     if isinstance(opt.default, bool):
         return BooleanField(default=opt.default)
     if opt.choices is not None:
-        return RadioField(choices=[(str(c), str(c).replace("_", " ")) for c in opt.choices], default=str(opt.default))
+        return RadioField(choices=[(str(c), in_words(c, game, name)) for c in opt.choices], default=str(opt.default))
     if isinstance(opt.default, list):
         return StringField(default=", ".join(str(v) for v in opt.default))
     return StringField(default=str(opt.default))

@@ -190,3 +190,12 @@ def test_a_rules_page_in_german(client):
     html = page(client, "/rules/troggu?lang=de")
     assert "das Tarockspiel des Oberwallis" in html
     assert "Was die Verlierer zahlen" in html
+
+
+def test_game_names_and_house_rule_meanings_have_german():
+    """They are data, not calls: a list default can hide one from extraction (wrap it in N_)."""
+    from scorekeeper.games import all_games
+    translated = {m.id for m in catalogue() if m.id and all(strings(m)) and not m.fuzzy}
+    missing = [text for game in all_games().values()
+               for text in (game.name, *(opt.meaning for opt in game.options.values())) if text not in translated]
+    assert not missing, missing

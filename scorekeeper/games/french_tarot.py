@@ -30,8 +30,8 @@ MISERE_GAIN, MISERE_LOSS = 30, 10  # french-tarot-wikipedia.txt: "gives the decl
 FIELDS = ("taker", "contract", "partner", "points", "oudlers", "cards", "petit_au_bout", "poignees", "chelem", "misere")
 
 OPTIONS = {
-    "poignee_bonus": Option([20, 30, 40], "Poignée bonus for single, double, triple: FFT 20/30/40; the Wikipedia text 20/40/60."),
-    "poignee_thresholds_5p": Option([8, 10, 13], "Trumps needed for a single, double, triple poignée at 5 players."),
+    "poignee_bonus": Option([20, 30, 40], N_("Poignée bonus for single, double, triple: FFT 20/30/40; the Wikipedia text 20/40/60.")),
+    "poignee_thresholds_5p": Option([8, 10, 13], N_("Trumps needed for a single, double, triple poignée at 5 players.")),
     "garde_contre_multiplier": Option(6, "Garde contre multiplies by 6 (FFT) or 8.", (6, 8)),
     "excuse_last_trick": Option("trick_winner", "The Excuse led to the last trick goes to the trick's winner, or changes side.",
                                 ("trick_winner", "changes_side")),
