@@ -95,12 +95,12 @@ def taps_and_weight(base: str) -> None:
         table_url = page.url
 
         # a table with six hands, loaded by a phone that has nothing cached
-        for points in ("50", "40", "60", "38", "47"):
+        for k, points in enumerate(("50", "40", "60", "38", "47"), start=2):
             fieldset(page, "Taker").get_by_text("Cla", exact=True).click()
             fieldset(page, "Oudlers of that side").get_by_text("2", exact=True).click()
             page.fill("input[name=points]", points)
             page.locator("button.save").click()
-            page.wait_for_load_state()
+            page.wait_for_selector(f"#hand-{k}")
         fresh = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
         page2 = fresh.new_page()
         sizes = []

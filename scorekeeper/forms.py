@@ -147,7 +147,7 @@ def rule_value(opt, data):
         raise ValueError(_("Choose one of the offered values."))
     if isinstance(opt.default, list):
         parts = [p.strip() for p in str(data or "").replace(";", ",").split(",") if p.strip()]
-        if len(parts) != len(opt.default) or not all(p.isdigit() for p in parts):
+        if len(parts) != len(opt.default) or not all(p.isdecimal() for p in parts):
             raise ValueError(_("Write %(n)s whole numbers separated by commas.", n=len(opt.default)))
         return [int(p) for p in parts]
     if isinstance(opt.default, int):

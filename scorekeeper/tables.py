@@ -9,6 +9,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from . import board, hand_forms, live, settle, store
+from .cards import parse_pile
 from .errors import ScoreError
 from .forms import fail, new_token, table_form_class
 from .games import CLASSES, all_games, class_sizes, cards_for_classes, count_pile, get_game, resolve_rules
@@ -22,7 +23,14 @@ SHOWN_PLAYERS = {"troggu": 5, "french_tarot": 4, "triomphe_forcee": 5}  # name f
 @bp.app_context_processor
 def helpers():
     """Template helpers the table partials use, wherever they are rendered."""
-    return {"new_token": new_token, "money": board.fmt_money, "signed": board.signed}
+    return {"new_token": new_token, "money": board.fmt_money, "signed": board.signed, "deck_for": deck_for}
+
+
+def deck_for(table) -> list[dict]:
+    """Return the deck laid out for tapping cards, as the counting page shows it."""
+    from .views import deck_sections
+    game = get_game(table.game)
+    return deck_sections(game, resolve_rules(game, table.rules))
 
 
 def load(table_id: str):
@@ -87,8 +95,10 @@ def count_cards(form, game, table) -> None:
     if not target or target not in dict(form.count_of.choices):
         fail(form.count_of, _("Choose whose cards you counted."))
         return
+    ticked = request.form.getlist("card")  # tapped cards win over class counts
     try:
-        count = count_pile(game, cards_for_classes(game, counts, rules), rules)
+        pile = parse_pile(ticked, game.deck, game.name) if ticked else cards_for_classes(game, counts, rules)
+        count = count_pile(game, pile, rules)
     except (ScoreError, TypeError) as e:
         fail(form.count_of, e.render(_) if isinstance(e, ScoreError) else str(e))
         return

@@ -316,3 +316,15 @@ def test_any_posted_table_or_hand_form_gets_an_answer_never_a_500(client):
         assert client.post(url + "/hands", data=hand_data).status_code in (200, 303)
         assert client.post(url + "/preview", data=hand_data).status_code == 200
     posted()
+
+
+def test_tapped_cards_fill_the_points(client):
+    url = open_table(client)
+    page = client.get(url).get_data(as_text=True)
+    assert 'name="card" value="SW-K"' in page  # the deck to tap, as on the counting page
+    # Anna's team tapped SW-K, CU-Q, BA-J, T5: one group of four, 5 + 4 + 2 + 1 = 12 - 3 = 9 (RULES.md §1)
+    page = client.post(url + "/hands", data={"action": "count", "count_of": "first", "partner": "Cla",
+                                             "card": ["SW-K", "CU-Q", "BA-J", "T5"]}).get_data(as_text=True)
+    assert re.search(r'name="points"[^>]*value="9"', page) or re.search(r'value="9"[^>]*name="points"', page)
+    page = client.post(url + "/hands", data={"action": "count", "count_of": "first", "card": ["XX-9"]})
+    assert 'class="field-error"' in page.get_data(as_text=True)

@@ -31,8 +31,10 @@ def choose(page, legend, text):
 
 
 def save(page):
+    """Tap Save and wait for the new page with one more hand on it."""
+    before = page.locator(".hand-list > li").count()
     page.locator("button.save").click()
-    page.wait_for_load_state()
+    expect(page.locator(".hand-list > li")).to_have_count(before + 1)
     expect(page.locator(".hand-form h2")).to_be_visible()
 
 
