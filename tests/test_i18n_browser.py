@@ -34,6 +34,12 @@ def test_german_table_page_fits_the_phone(page, live_server):
     expect(page.locator("#hand-form")).to_be_visible()
     no_sideways_scroll(page)
     page.screenshot(path=f"{SHOTS}/i18n-de-table.png", full_page=True)
+    table = page.url.split("#")[0]
+    for sub in ("settle", "share"):
+        page.goto(f"{table}/{sub}")
+        expect(page.locator("html")).to_have_attribute("lang", "de")
+        no_sideways_scroll(page)
+        page.screenshot(path=f"{SHOTS}/i18n-de-table-{sub}.png", full_page=True)
 
 
 @pytest.mark.parametrize("path", ["/count/troccas/groups", "/count/french_tarot", "/rules/troggu",
