@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 SHOTS = "/tmp"
+WAIT = 20_000  # ms: a shared, busy CI machine can take seconds per page; behaviour is checked, never time
 
 
 def open_table(page, base, game, players, stake=None, dealer=None):
@@ -19,7 +20,7 @@ def open_table(page, base, game, players, stake=None, dealer=None):
     if dealer:
         choose(page, "Who deals first", dealer)
     page.get_by_role("button", name="Open the table").click()
-    expect(page.locator("#hand-form")).to_be_visible()
+    expect(page.locator("#hand-form")).to_be_visible(timeout=WAIT)
 
 
 def group(page, legend):
@@ -33,9 +34,10 @@ def choose(page, legend, text):
 def save(page):
     """Tap Save and wait for the new page with one more hand on it."""
     before = page.locator(".hand-list > li").count()
+    expect(page.locator("#preview .sentence")).to_be_visible(timeout=WAIT)  # read the result, then tap
     page.locator("button.save").click()
-    expect(page.locator(".hand-list > li")).to_have_count(before + 1)
-    expect(page.locator(".hand-form h2")).to_be_visible()
+    expect(page.locator(".hand-list > li")).to_have_count(before + 1, timeout=WAIT)
+    expect(page.locator(".hand-form h2")).to_be_visible(timeout=WAIT)
 
 
 def totals(page):
@@ -60,7 +62,7 @@ def test_a_troggu_evening_of_five_players(page, live_server):
     assert "0.10" in page.content() or True
     # Hand 1: Anna normal, 62 points: 62 >= 58 wins, opponents 52 >= 30 single: each opponent pays 10 Rappen (RULES.md §5)
     troggu_normal(page, "Anna", 62)
-    expect(page.locator("#preview .sentence")).to_have_text("Anna wins: each of the 4 opponents pays 10 Rappen.")
+    expect(page.locator("#preview .sentence")).to_have_text("Anna wins: each of the 4 opponents pays 10 Rappen.", timeout=WAIT)
     page.screenshot(path=f"{SHOTS}/tables-troggu-hand.png", full_page=True)
     save(page)
     # Hand 2: Ben normal, 50 points: loses single (edited to 25 later)
@@ -73,7 +75,7 @@ def test_a_troggu_evening_of_five_players(page, live_server):
     choose(page, "Contract", "Misère")
     for i, pts in enumerate([30, 25, 20, 15, 10]):
         page.fill(f"input[name=mp{i}]", str(pts))
-    expect(page.locator("#preview .sentence")).to_have_text("Anna loses: pays each of the 4 others 10 Rappen.")
+    expect(page.locator("#preview .sentence")).to_have_text("Anna loses: pays each of the 4 others 10 Rappen.", timeout=WAIT)
     save(page)
     # Hand 5: Dumeng normal, 58 points: exactly 58 wins
     troggu_normal(page, "Dumeng", 58)
@@ -81,14 +83,14 @@ def test_a_troggu_evening_of_five_players(page, live_server):
     # Hand 6: Zoë normal; the opponents counted 94, so Zoë's side has 114 - 94 = 20 < 30: double, 2 units each
     troggu_normal(page, "Zoë", 94)
     choose(page, "Points of", "Opponents")
-    expect(page.locator("#preview .sentence")).to_have_text("Zoë loses: pays each of the 4 others 20 Rappen.")
+    expect(page.locator("#preview .sentence")).to_have_text("Zoë loses: pays each of the 4 others 20 Rappen.", timeout=WAIT)
     save(page)
     # Edit hand 2: Ben had 25 points, not 50: under 30 doubles, Ben pays each 2 units
     page.locator("#hand-2").get_by_role("link", name="Edit").click()
     expect(page.locator("input[name=points]")).to_have_value("50")
     page.fill("input[name=points]", "25")
     page.locator("button.save").click()
-    page.wait_for_url(re.compile(r"/t/[^/#]+(#hand-2)?$"))
+    page.wait_for_url(re.compile(r"/t/[^/#]+(#hand-2)?$"), timeout=WAIT)
     # Units: Anna 4+2-2-4-1+2 = 1, Ben -1-8-2+1-1+2 = -9, Cla -1+2+8+1-1+2 = 11,
     #        Dumeng -1+2-2+1+4+2 = 6, Zoë -1+2-2+1-1-8 = -9; money at 10 Rappen a unit.
     assert totals(page) == {"Anna": ("+1", "+CHF 0.10"), "Ben": ("−9", "−CHF 0.90"), "Cla": ("+11", "+CHF 1.10"),
@@ -121,7 +123,7 @@ def test_a_french_tarot_table_with_a_poignee_and_a_petit_au_bout(page, live_serv
     page.get_by_text("Poignée, chelem").click()
     choose(page, "Poignée shown by Ben", "Single")
     # 2 oudlers need 41; made by 9: 25 + 9 = 34, petit au bout +10 = 44, garde x2 = 88, poignée +20 = 108 (RULES.md §6)
-    expect(page.locator("#preview .sentence")).to_have_text("Anna wins: each of the 3 opponents pays CHF 1.08.")
+    expect(page.locator("#preview .sentence")).to_have_text("Anna wins: each of the 3 opponents pays CHF 1.08.", timeout=WAIT)
     save(page)
     # Ben prise with 40 points and 1 oudler: needs 51, down 11: 25 + 11 = 36 per defender
     choose(page, "Taker", "Ben")
@@ -155,8 +157,9 @@ def test_a_troccas_game_of_four_deals(page, live_server):
     page.fill("input[name=c_queens]", "1")
     page.fill("input[name=c_others]", "17")
     page.get_by_role("button", name="Count", exact=True).click()
-    expect(page.locator("input[name=points]")).to_have_value("16")
-    expect(page.locator("#preview .sentence")).to_have_text("Anna and Cla get CHF 2.00 each; Ben and Zoë pay CHF 2.00 each.")
+    expect(page.locator("input[name=points]")).to_have_value("16", timeout=WAIT)
+    expect(page.locator("#preview .sentence")).to_have_text("Anna and Cla get CHF 2.00 each; Ben and Zoë pay CHF 2.00 each.",
+                                                            timeout=WAIT)
     save(page)
     expect(page.locator(".deal-games li").nth(1)).to_contain_text("Game 2: deal 1 of 4")
     assert totals(page)["Anna"] == ("+27", "+CHF 2.70")  # 7 + 20
