@@ -39,7 +39,7 @@ def rank_of(card: str) -> str | None:
 
 def is_trump(card: str) -> bool:
     """Say whether a card is one of the 21 trumps (the Fool is not)."""
-    return card.startswith("T") and card[1:].isdigit()
+    return card.startswith("T") and card[1:].isdecimal()
 
 
 def trump_number(card: str) -> int | None:
@@ -52,7 +52,7 @@ def parse_card(text: str) -> str:
     raw = str(text).strip().upper().replace(" ", "")
     if raw in ("FOOL", "EXCUSE"):
         return FOOL
-    if raw.startswith("T") and raw[1:].isdigit() and 1 <= int(raw[1:]) <= 21 and raw[1] != "0":
+    if raw.startswith("T") and raw[1:].isascii() and raw[1:].isdecimal() and 1 <= int(raw[1:]) <= 21 and raw[1] != "0":
         return raw
     if raw.count("-") == 1:
         suit, rank = raw.split("-")

@@ -299,7 +299,7 @@ def load_mitigati(form, facts, players):
     load_piles(form, facts, players)
     for i, p in enumerate(players):
         cards = (facts.get("declarations") or {}).get(p, [])
-        trumps = [c for c in cards if c.startswith("T") and c[1:].isdigit()]
+        trumps = [c for c in cards if c.startswith("T") and c[1:].isdecimal()]
         _seat(form, "hon", i).data = [c for c in cards if c in ("SW-K", "BA-K", "CU-K", "CO-K", "T1", "T20", "T21", "FOOL")]
         _seat(form, "tr", i).data = str(len(trumps)) if len(trumps) >= 10 else ""
 

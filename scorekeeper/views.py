@@ -107,7 +107,7 @@ def count_groups(game_id):
     groups = [g.split() for g in request.form.getlist("group") if g.split()]
     current = request.form.getlist("card")
     editing = request.form.get("editing", "")
-    editing = int(editing) if editing.isdigit() and int(editing) < len(groups) else None
+    editing = int(editing) if editing.isascii() and editing.isdecimal() and int(editing) < len(groups) else None
     op, _sep, arg = request.form.get("op", "").partition(":")
     error = None
     try:
@@ -118,7 +118,7 @@ def count_groups(game_id):
     current = [c for c in dict.fromkeys(current) if c in game.deck and c not in others]
     if error:
         op = ""  # the groups were not readable: show the message, change nothing
-    if op in ("edit", "remove") and arg.isdigit() and int(arg) < len(groups):
+    if op in ("edit", "remove") and arg.isascii() and arg.isdecimal() and int(arg) < len(groups):
         i = int(arg)
         if op == "edit":
             if current and editing is None:

@@ -162,3 +162,9 @@ def test_never_a_500(app, body):  # the app keeps no state between requests, so 
     if answer.status_code != 200:
         assert answer.get_json()["error"]["code"] in {"unknown_game", "unknown_card", "duplicate_card",
                                                       "not_in_deck", "too_many_cards", "bad_request"}
+
+
+def test_superscript_digits_are_unknown_cards_not_a_500(client):
+    # "T¹" passes str.isdigit() but not int(): it must be a plain unknown_card.
+    r = client.post("/api/v1/count", json={"game": "troccas", "cards": ["T¹"]})
+    assert r.status_code == 400 and r.get_json()["error"]["code"] == "unknown_card"
