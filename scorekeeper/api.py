@@ -48,7 +48,10 @@ def game_json(game, full: bool = False) -> dict:
 
 def json_body(*required: str, optional: tuple = ()) -> dict:
     """Return the request's JSON object, checking required and unknown fields."""
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # nested deeper than the JSON parser goes: not a body this API reads
+        data = None
     if data is None and request.get_data():
         raise BadRequest(line("The request body is not valid JSON; send a JSON object such as {{\"game\": \"troccas\", \"cards\": [\"SW-K\"]}}."))
     if not isinstance(data, dict):

@@ -52,7 +52,7 @@ def parse_card(text: str) -> str:
     raw = str(text).strip().upper().replace(" ", "")
     if raw in ("FOOL", "EXCUSE"):
         return FOOL
-    if raw.startswith("T") and raw[1:].isascii() and raw[1:].isdecimal() and 1 <= int(raw[1:]) <= 21 and raw[1] != "0":
+    if raw in TRUMPS:
         return raw
     if raw.count("-") == 1:
         suit, rank = raw.split("-")

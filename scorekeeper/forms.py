@@ -42,6 +42,13 @@ def money_minor(text: str) -> int:
     return int(minor)
 
 
+def digits(text) -> int | None:
+    """Return `text` as a whole number if it is written in at most 9 digits, else None."""
+    text = (text or "").strip()
+    # the length bound keeps int() under Python's 4300-digit limit and the number inside an SQL INTEGER
+    return int(text) if text.isdecimal() and len(text) <= 9 else None
+
+
 def whole(field, low: int, high: int, what: str) -> int | None:
     """Parse a field as a whole number in range; record a message at the field and return None if not."""
     text = (field.data or "").strip()
@@ -97,7 +104,7 @@ def table_form_class(game, shown: int):
                      if low != game.max_players else
                      _("%(game)s needs %(low)s players; you named %(n)s.", game=_(game.name), low=low, n=len(names)))
                 ok = False
-            dealer = int(self.first_dealer.data) if str(self.first_dealer.data).isdecimal() else 0
+            dealer = digits(str(self.first_dealer.data)) or 0
             if dealer >= max(len(names), 1):
                 fail(self.first_dealer, _("Choose one of the players you named."))
                 ok = False
@@ -147,9 +154,10 @@ def rule_value(opt, data):
         raise ValueError(_("Choose one of the offered values."))
     if isinstance(opt.default, list):
         parts = [p.strip() for p in str(data or "").replace(";", ",").split(",") if p.strip()]
-        if len(parts) != len(opt.default) or not all(p.isdecimal() for p in parts):
+        numbers = [digits(p) for p in parts]
+        if len(parts) != len(opt.default) or None in numbers:
             raise ValueError(_("Write %(n)s whole numbers separated by commas.", n=len(opt.default)))
-        return [int(p) for p in parts]
+        return numbers
     if isinstance(opt.default, int):
         try:
             return int(str(data).strip())

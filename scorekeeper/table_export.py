@@ -128,7 +128,7 @@ def import_table():
                 raise BadImport(_("Choose a table's JSON export (at most 2 MB)."))
             try:
                 data = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError):
+            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
                 raise BadImport(_("This file is not JSON.")) from None
             table = store.import_table(*parse(data))
             return redirect(url_for("tables.show", table_id=table.id), 303)

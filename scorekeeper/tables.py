@@ -11,12 +11,13 @@ from flask_babel import gettext as _
 from . import board, hand_forms, live, settle, store
 from .cards import parse_pile
 from .errors import ScoreError
-from .forms import fail, new_token, table_form_class
+from .forms import digits, fail, new_token, table_form_class
 from .games import CLASSES, all_games, class_sizes, cards_for_classes, count_pile, get_game, resolve_rules
 
 bp = Blueprint("tables", __name__)
 bp.record_once(lambda state: store.init_app(state.app))
 
+HAND = "<int(max=2147483647):number>"  # a hand number in a URL fits the database's INTEGER column
 SHOWN_PLAYERS = {"troggu": 5, "french_tarot": 4, "triomphe_forcee": 5}  # name fields shown before "more players"
 
 
@@ -91,6 +92,8 @@ def count_cards(form, game, table) -> None:
         text = (request.form.get("c_" + c) or "").strip()
         if text:
             counts[c] = whole_text(form, text, sizes[c], c)
+    if form.count_of.errors:
+        return  # a count is wrong: say so rather than count it as 0
     target = form.count_of.data
     if not target or target not in dict(form.count_of.choices):
         fail(form.count_of, _("Choose whose cards you counted."))
@@ -111,10 +114,11 @@ def count_cards(form, game, table) -> None:
 
 
 def whole_text(form, text, high, name):
-    if not text.isdecimal() or int(text) > high:
+    n = digits(text)
+    if n is None or n > high:
         fail(form.count_of, _("The %(name)s count must be a whole number from 0 to %(high)s.", name=name, high=high))
         return 0
-    return int(text)
+    return n
 
 
 def check_hand(form, game, table):
@@ -159,7 +163,7 @@ def preview(table_id):
     return render_template("_preview.html", p=board.preview(table, facts) if facts is not None else {})
 
 
-@bp.route("/t/<table_id>/hands/<int:number>", methods=["GET", "POST"])
+@bp.route(f"/t/<table_id>/hands/{HAND}", methods=["GET", "POST"])
 def edit(table_id, number):
     table, game = load(table_id)
     try:
@@ -177,7 +181,7 @@ def edit(table_id, number):
             count_cards(form, game, table)
         else:
             facts, _result = check_hand(form, game, table)
-            version = int(form.version.data) if (form.version.data or "").isdecimal() else None
+            version = digits(form.version.data)
             if facts is not None:
                 try:
                     store.edit_hand(table.id, number, facts, form.token.data or None, version)
@@ -194,7 +198,7 @@ def edit(table_id, number):
                            message=message)
 
 
-@bp.post("/t/<table_id>/hands/<int:number>/delete")
+@bp.post(f"/t/<table_id>/hands/{HAND}/delete")
 def delete(table_id, number):
     table, game = load(table_id)
     token = request.form.get("token") or None

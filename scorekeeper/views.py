@@ -6,6 +6,7 @@ from flask_babel import gettext as _
 
 from . import cards as C
 from .errors import ScoreError, UnknownGame
+from .forms import digits
 from .games import (CLASSES, all_games, card_class, cards_for_classes, class_sizes,
                     count_pile, get_game, resolve_rules)
 from .names import card_name, label, naming, say
@@ -107,7 +108,8 @@ def count_groups(game_id):
     groups = [g.split() for g in request.form.getlist("group") if g.split()]
     current = request.form.getlist("card")
     editing = request.form.get("editing", "")
-    editing = int(editing) if editing.isascii() and editing.isdecimal() and int(editing) < len(groups) else None
+    editing = digits(editing) if editing.isascii() else None
+    editing = editing if editing is not None and editing < len(groups) else None
     op, _sep, arg = request.form.get("op", "").partition(":")
     error = None
     try:
@@ -118,8 +120,8 @@ def count_groups(game_id):
     current = [c for c in dict.fromkeys(current) if c in game.deck and c not in others]
     if error:
         op = ""  # the groups were not readable: show the message, change nothing
-    if op in ("edit", "remove") and arg.isascii() and arg.isdecimal() and int(arg) < len(groups):
-        i = int(arg)
+    i = digits(arg) if arg.isascii() else None
+    if op in ("edit", "remove") and i is not None and i < len(groups):
         if op == "edit":
             if current and editing is None:
                 error = _("Add or clear the group you are entering before changing another one.")

@@ -130,6 +130,7 @@ def test_too_many_cards(client):
     json.dumps({"game": "troggu", "cards": [], "rules": {"min_players": True}}),
     json.dumps({"game": "troggu", "cards": [], "rules": {"min_players": "3"}}),
     json.dumps({"game": "triomphe_forcee", "cards": ["T1"]}),
+    "[" * 100_000 + "]" * 100_000,  # deeper than the JSON parser recurses: a RecursionError, once a 500
 ])
 def test_bad_request(client, raw):
     error(post(client, None, raw=raw), 400, "bad_request")
@@ -168,3 +169,9 @@ def test_superscript_digits_are_unknown_cards_not_a_500(client):
     # "T¹" passes str.isdigit() but not int(): it must be a plain unknown_card.
     r = client.post("/api/v1/count", json={"game": "troccas", "cards": ["T¹"]})
     assert r.status_code == 400 and r.get_json()["error"]["code"] == "unknown_card"
+
+
+def test_score_with_a_deeply_nested_body_is_a_400(client):
+    answer = client.post("/api/v1/score", data='{"game": ' + "[" * 100_000 + "]" * 100_000 + "}",
+                         content_type="application/json")
+    error(answer, 400, "bad_request")

@@ -193,6 +193,14 @@ def test_group_by_group(client):
     assert re.search(r"Running total: <strong>10</strong>", html) and "T21 T1" not in html
 
 
+@pytest.mark.parametrize("field", ["editing", "op"])
+def test_a_huge_group_number_changes_nothing(client, field):
+    big = "9" * 5000  # past int()'s 4300-digit limit: a ValueError, once a 500
+    html = groups_post(client, "troccas", {"group": ["SW-K CU-Q BA-J CO-5"],
+                                            field: big if field == "editing" else "edit:" + big})
+    assert 'name="group" value="SW-K CU-Q BA-J CO-5"' in html and "Changing group" not in html
+
+
 def test_group_too_big_is_refused(client):
     html = groups_post(client, "scarto", {"card": ["T1", "T2", "T3", "T4"], "op": "add"})
     assert "at most 3 cards" in html and checked(html) == {"T1", "T2", "T3", "T4"}

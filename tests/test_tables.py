@@ -328,3 +328,45 @@ def test_tapped_cards_fill_the_points(client):
     assert re.search(r'name="points"[^>]*value="9"', page) or re.search(r'value="9"[^>]*name="points"', page)
     page = client.post(url + "/hands", data={"action": "count", "count_of": "first", "card": ["XX-9"]})
     assert 'class="field-error"' in page.get_data(as_text=True)
+
+
+BIG = "9" * 5000  # past int()'s 4300-digit limit: each of these was a ValueError, a 500
+
+
+def test_huge_hand_numbers_and_versions_are_a_404_or_a_message_never_a_500(client):
+    url = open_table(client)
+    client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "40", "token": "a"})
+    huge = "99999999999999999999"  # over SQLite's 64-bit INTEGER: an OverflowError, once a 500
+    assert client.get(f"{url}/hands/{huge}").status_code == 404
+    assert client.post(f"{url}/hands/{huge}", data={"partner": "Cla", "points": "41"}).status_code == 404
+    assert client.post(f"{url}/hands/{huge}/delete", data={"token": "d"}).status_code == 404
+    for version in (BIG, huge):  # a version that can't be read is no version: the edit is saved
+        r = client.post(url + "/hands/1", data={"partner": "Cla", "side": "first", "points": "41",
+                                                "token": "e" + version[:3], "version": version})
+        assert r.status_code == 303
+    assert "41 points" in client.get(url).get_data(as_text=True)
+
+
+@pytest.mark.parametrize("kings", [BIG, "5", "two"])  # the deck has 4 kings (RULES.md §1)
+def test_a_wrong_class_count_is_a_message_and_kept(client, kings):
+    url = open_table(client)
+    r = client.post(url + "/hands", data={"action": "count", "count_of": "first", "partner": "Cla",
+                                          "c_kings": kings, "c_others": "17"})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200
+    assert "The kings count must be a whole number from 0 to 4." in page  # once cleared, the kings counted as 0
+    assert f'name="c_kings" inputmode="numeric" autocomplete="off" size="3" value="{kings}"' in page
+    assert not re.search(r'name="points"[^>]*value="\d', page)  # no points from a count that can't be read
+
+
+def test_a_huge_first_dealer_keeps_the_table_form(client):
+    r = client.post("/tables/new/troccas", data={**TROCCAS, "first_dealer": BIG})
+    assert r.status_code == 200 and 'value="Ben"' in r.get_data(as_text=True)
+
+
+def test_a_huge_number_in_a_house_rule_list_gets_the_rule_message(client):
+    data = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Dan", "first_dealer": "0",
+            "stake": "0.10", "currency": "CHF", "rule_poignee_bonus": f"20, 30, {BIG}"}
+    r = client.post("/tables/new/french_tarot", data=data)
+    assert r.status_code == 200
+    assert "Write 3 whole numbers separated by commas." in r.get_data(as_text=True)
