@@ -199,3 +199,18 @@ def test_game_names_and_house_rule_meanings_have_german():
     missing = [text for game in all_games().values()
                for text in (game.name, *(opt.meaning for opt in game.options.values())) if text not in translated]
     assert not missing, missing
+
+
+def test_the_core_raises_translatable_sentences():
+    """A plain or f-string message would reach German players in English: the core raises line(...)."""
+    import ast
+    core = [ROOT / "scorekeeper" / "cards.py", ROOT / "scorekeeper" / "api.py",
+            *sorted((ROOT / "scorekeeper" / "games").glob("*.py"))]
+    plain = []
+    for path in core:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args \
+                    and getattr(node.exc.func, "id", "") != "ValueError" \
+                    and isinstance(node.exc.args[0], (ast.Constant, ast.JoinedStr, ast.BinOp)):
+                plain.append(f"{path.name}:{node.lineno}")
+    assert not plain, plain
