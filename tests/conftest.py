@@ -127,3 +127,16 @@ def postgres_server(tmp_path_factory):
     yield fresh_database
     subprocess.run(as_user + [pg_ctl, "-D", data, "-m", "fast", "-w", "stop"], capture_output=True, timeout=60)
     shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_app(request, tmp_path):
+    """An app on a fresh, migrated database of each backend."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    else:
+        url = request.getfixturevalue("postgres_server")()
+    app = create_app({"TESTING": True, "SECRET_KEY": "s", "DATABASE_URL": url, "WTF_CSRF_ENABLED": False})
+    with app.app_context():
+        yield app
+    app.extensions["store"].dispose()

@@ -226,19 +226,6 @@ def test_the_lan_address_is_never_loopback():
 HAND = {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna", "points": 40}
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db_app(request, tmp_path):
-    """An app on a fresh, migrated database of each backend."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'live.sqlite'}"
-    else:
-        url = request.getfixturevalue("postgres_server")()
-    app = create_app({"TESTING": True, "SECRET_KEY": "s", "DATABASE_URL": url, "WTF_CSRF_ENABLED": False})
-    with app.app_context():
-        yield app
-    app.extensions["store"].dispose()
-
-
 def new_table():
     return store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
 
