@@ -13,16 +13,14 @@ import os
 import random
 import re
 import secrets
-import signal
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from scorekeeper import create_app, store
+
+from . import server
 
 TABLES, WATCHERS, POLL, HAND_EVERY = 20, 100, 2.0, 10.0
 PLAYERS = ["Anna", "Ben", "Cla", "Zoë"]
@@ -187,25 +185,12 @@ def main() -> None:
             keys = store.share_links(t.id)
             tables.append({"id": t.id, "viewer": f"/v/{keys['viewer']}", "scorer": f"/t/{keys['scorer']}"})
     app.extensions["store"].dispose()
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    proc = subprocess.Popen([str(gunicorn), "--workers", "2", "--threads", "4", "--bind", f"127.0.0.1:{port}",
-                             "--no-control-socket", "scorekeeper:create_app()"], cwd=tmp,
-                            env={**os.environ, "DATABASE_URL": url, "SECRET_KEY": "bench"},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    port = server.free_port()
+    proc = server.start(tmp, url, "bench", port)
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
         s = asyncio.run(run(port, tables, seconds))
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(10)
+        server.stop(proc)
     requests = len(s["poll"]) + len(s["save"])
     sent, recv = statistics.mean(s["idle_sent"]), statistics.mean(s["idle_recv"])
     print(f"{WATCHERS} phones watching {TABLES} tables for {s['elapsed']:.0f} s (scaled down from a minute),"

@@ -2,23 +2,19 @@
 saving on 50 tables at once under gunicorn with SQLite (wrk), beside the bare /api/v1/ping."""
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import signal
-import socket
-import statistics
 import subprocess
-import sys
 import tempfile
 import threading
-import time
 import urllib.request
 from pathlib import Path
 
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app, store
+
+from . import server
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -136,12 +132,6 @@ def taps_and_weight(base: str) -> None:
         browser.close()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 LUA = """
 local n = 0
 local counter = 0
@@ -181,20 +171,11 @@ def load(tmp: Path) -> None:
     app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": url})
     with app.app_context():
         ids = [store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0).id for _ in range(50)]
-    port = free_port()
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    proc = subprocess.Popen([str(gunicorn), "--workers", "2", "--threads", "4", "--bind", f"127.0.0.1:{port}",
-                             "--no-control-socket", "scorekeeper:create_app()"], cwd=tmp,
-                            env={**os.environ, "DATABASE_URL": url, "SECRET_KEY": "bench"},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    port = server.free_port()
+    proc = server.start(tmp, url, "bench", port)
     try:
         base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                resp = urllib.request.urlopen(f"{base}/t/{ids[0]}")
-                break
-            except OSError:
-                time.sleep(0.1)
+        resp = urllib.request.urlopen(f"{base}/t/{ids[0]}")
         page = resp.read().decode()
         cookie = resp.headers["Set-Cookie"].split(";")[0]
         csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
@@ -210,8 +191,7 @@ def load(tmp: Path) -> None:
         print(f"bare GET /api/v1/ping, same server: {ping['rps']:.0f} req/s, p50 {ping['p50']:.1f} ms,"
               f" p99 {ping['p99']:.1f} ms; saving runs at {save['rps'] / ping['rps']:.2f} x the bare endpoint's rate")
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(10)
+        server.stop(proc)
 
 
 def main() -> None:

@@ -1,48 +1,14 @@
 """Nothing lost: kill -9 a gunicorn server while phones are saving hands; every confirmed hand is there."""
 import http.client
-import os
 import re
 import signal
-import socket
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 import urllib.parse
-from pathlib import Path
 
-import pytest
-
+from bench import server
 from scorekeeper import create_app, store
-
-GUNICORN = Path(sys.executable).with_name("gunicorn")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_up(port, proc, seconds=30):
-    end = time.time() + seconds
-    while time.time() < end:
-        if proc.poll() is not None:
-            raise RuntimeError("gunicorn exited")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("gunicorn did not start")
-
-
-def start(tmp_path, url, port):
-    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "crash-secret"}
-    return subprocess.Popen([str(GUNICORN), "--workers", "2", "--threads", "4", "--bind", f"127.0.0.1:{port}",
-                             "--no-control-socket", "scorekeeper:create_app()"], cwd=tmp_path, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
 
 
 def test_kill_9_while_saving_loses_no_confirmed_hand(tmp_path):
@@ -51,10 +17,9 @@ def test_kill_9_while_saving_loses_no_confirmed_hand(tmp_path):
     app = create_app({"SECRET_KEY": "crash-secret", "DATABASE_URL": url})
     with app.app_context():
         table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
-    port = free_port()
-    proc = start(tmp_path, url, port)
+    port = server.free_port()
+    proc = server.start(tmp_path, url, "crash-secret", port)
     try:
-        wait_up(port, proc)
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         conn.request("GET", f"/t/{table.id}")
         resp = conn.getresponse()
@@ -86,14 +51,12 @@ def test_kill_9_while_saving_loses_no_confirmed_hand(tmp_path):
         deadline = time.time() + 60
         while len(confirmed) < 40 and time.time() < deadline:
             time.sleep(0.01)
-        os.killpg(proc.pid, signal.SIGKILL)  # mid-save: eight phones are posting right now
-        proc.wait(10)
+        server.stop(proc, signal.SIGKILL)  # mid-save: eight phones are posting right now
         stop.set()
         for t in threads:
             t.join(15)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+        server.stop(proc, signal.SIGKILL)
     assert len(sent) > len(confirmed) >= 40  # some saves were cut off by the kill
 
     db_conn = sqlite3.connect(db)
@@ -108,13 +71,11 @@ def test_kill_9_while_saving_loses_no_confirmed_hand(tmp_path):
     db_conn.close()
 
     # the server comes back and shows them all
-    proc = start(tmp_path, url, port)
+    proc = server.start(tmp_path, url, "crash-secret", port)
     try:
-        wait_up(port, proc)
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         conn.request("GET", f"/t/{table.id}")
         page = conn.getresponse().read().decode()
         assert len(re.findall(r'<li id="hand-\d+" class="hand">', page)) == n_hands
     finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(10)
+        server.stop(proc, signal.SIGKILL)

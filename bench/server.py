@@ -1,0 +1,45 @@
+"""Serve the app with gunicorn (2 workers x 4 threads, as `make run` does) for the benchmarks and the crash test."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+GUNICORN = Path(sys.executable).with_name("gunicorn")
+
+
+def free_port() -> int:
+    """Return a local TCP port nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(cwd: Path, database_url: str, secret: str, port: int) -> subprocess.Popen:
+    """Start gunicorn on 127.0.0.1:port in its own process group; return once it accepts connections."""
+    proc = subprocess.Popen([str(GUNICORN), "--workers", "2", "--threads", "4", "--bind", f"127.0.0.1:{port}",
+                             "--no-control-socket", "scorekeeper:create_app()"], cwd=cwd,
+                            env={**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": secret},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    end = time.monotonic() + 30
+    while time.monotonic() < end and proc.poll() is None:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    stop(proc, signal.SIGKILL)
+    raise RuntimeError("gunicorn did not start")
+
+
+def stop(proc: subprocess.Popen, sig: int = signal.SIGTERM) -> None:
+    """Signal gunicorn and its workers (its whole process group) and wait for it to end."""
+    try:
+        os.killpg(proc.pid, sig)
+    except ProcessLookupError:
+        pass  # already gone
+    proc.wait(10)
