@@ -22,6 +22,8 @@ MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 
 metadata = MetaData()
 
+TOKEN_MAX = 64  # a form's token is 22 characters (forms.new_token); a longer one is forged and not kept
+
 tables = Table(
     "tables", metadata,
     Column("id", String(64), primary_key=True),
@@ -55,7 +57,7 @@ changes = Table(
     Column("kind", String(8), nullable=False),  # add, edit, delete, undo
     Column("before", JSON(none_as_null=True), nullable=True),  # the hand's facts before the change (NULL: none/deleted)
     Column("after", JSON(none_as_null=True), nullable=True),
-    Column("token", String(64), nullable=True, unique=True),  # the form's idempotency token
+    Column("token", String(TOKEN_MAX), nullable=True, unique=True),  # the form's idempotency token
     Column("undone", Boolean, nullable=False, default=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
@@ -325,7 +327,8 @@ def delete_hand(table_id: str, number: int, token: str | None = None, version: i
 
 def _log(conn, table_id, hand_id, kind, before, after, token):
     conn.execute(insert(changes).values(table_id=table_id, hand_id=hand_id, kind=kind, before=before,
-                                        after=after, token=token or None, undone=False, created_at=now()))
+                                        after=after, token=token if token and len(token) <= TOKEN_MAX else None,
+                                        undone=False, created_at=now()))
 
 
 def last_change(table_id: str) -> Change | None:

@@ -145,3 +145,14 @@ def test_the_pages_work_on_each_backend_and_export_round_trips(db_app):
     r = client.post("/tables/import", data={"file": (__import__("io").BytesIO(json.dumps(exported).encode()), "t.json")},
                     content_type="multipart/form-data")
     assert client.get(r.headers["Location"] + "/export.json").get_json() == exported
+
+
+def test_a_forged_overlong_token_still_saves_the_hand(db_app):
+    t = new_table()
+    # longer than changes.token's 64 characters: PostgreSQL refused them, a 500
+    hand = store.add_hand(t.id, HAND, "a" * 100)
+    assert [(h.number, h.facts) for h in store.list_hands(t.id)] == [(1, HAND)]
+    store.edit_hand(t.id, hand.number, OTHER, "e" * 100)
+    assert store.list_hands(t.id)[0].facts == OTHER
+    assert store.undo(t.id, "u" * 100) is not None
+    assert store.list_hands(t.id)[0].facts == HAND
