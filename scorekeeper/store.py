@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fcntl
 import secrets
+import string
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -21,8 +22,6 @@ from sqlalchemy.exc import IntegrityError
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 
 metadata = MetaData()
-
-TOKEN_MAX = 64  # a form's token is 22 characters (forms.new_token); a longer one is forged and not kept
 
 tables = Table(
     "tables", metadata,
@@ -57,7 +56,7 @@ changes = Table(
     Column("kind", String(8), nullable=False),  # add, edit, delete, undo
     Column("before", JSON(none_as_null=True), nullable=True),  # the hand's facts before the change (NULL: none/deleted)
     Column("after", JSON(none_as_null=True), nullable=True),
-    Column("token", String(TOKEN_MAX), nullable=True, unique=True),  # the form's idempotency token
+    Column("token", String(64), nullable=True, unique=True),  # the form's idempotency token
     Column("undone", Boolean, nullable=False, default=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
@@ -209,8 +208,22 @@ def create_table(game: str, players: list[str], rules: dict, stake: int, currenc
     return get_table(values["id"])
 
 
+URLSAFE = frozenset(string.ascii_letters + string.digits + "-_")
+
+
+def ours(text) -> bool:
+    """Say whether `text` could be an id, key or form token made here (secrets.token_urlsafe).
+
+    Anything else matches no row: it is never sent to the database, where PostgreSQL refuses NUL bytes
+    and strings longer than the 64-character columns.
+    """
+    return isinstance(text, str) and 0 < len(text) <= 64 and set(text) <= URLSAFE
+
+
 def get_table(table_id: str) -> TableInfo:
     """Return a table, or raise NotFound."""
+    if not ours(table_id):
+        raise NotFound(table_id)
     with engine().connect() as conn:
         row = conn.execute(select(tables).where(tables.c.id == table_id)).first()
     if row is None:
@@ -264,7 +277,7 @@ def by_token(token: str | None) -> Hand | None:
 
 
 def _by_token(token: str | None) -> Hand | None:
-    if not token:
+    if not ours(token):
         return None
     with engine().connect() as conn:
         row = conn.execute(select(hands).join(changes, changes.c.hand_id == hands.c.id)
@@ -327,7 +340,7 @@ def delete_hand(table_id: str, number: int, token: str | None = None, version: i
 
 def _log(conn, table_id, hand_id, kind, before, after, token):
     conn.execute(insert(changes).values(table_id=table_id, hand_id=hand_id, kind=kind, before=before,
-                                        after=after, token=token if token and len(token) <= TOKEN_MAX else None,
+                                        after=after, token=token if ours(token) else None,
                                         undone=False, created_at=now()))
 
 
@@ -348,7 +361,7 @@ def _undoable(table_id):
 
 def undo(table_id: str, token: str | None = None) -> Change | None:
     """Revert the table's last change (an add, edit or delete) and return it; None if nothing to undo."""
-    if token and _change_by_token(token):
+    if ours(token) and _change_by_token(token):
         return _change_by_token(token)
     with writing() as conn:
         row = conn.execute(_undoable(table_id)).first()
@@ -411,6 +424,8 @@ class Access:
 
 def find_link(key: str) -> Access | None:
     """Return what a URL key opens (a share link or a table's own id), or None."""
+    if not ours(key):
+        return None
     with engine().connect() as conn:
         row = conn.execute(select(links.c.table_id, links.c.role, links.c.active).where(links.c.key == key)).first()
         if row is not None:
@@ -422,6 +437,8 @@ def find_link(key: str) -> Access | None:
 
 def table_version(table_id: str) -> int:
     """Return the table's version (moved on by every change), or raise NotFound."""
+    if not ours(table_id):
+        raise NotFound(table_id)
     with engine().connect() as conn:
         version = conn.execute(select(tables.c.version).where(tables.c.id == table_id)).scalar()
     if version is None:

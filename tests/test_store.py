@@ -147,12 +147,23 @@ def test_the_pages_work_on_each_backend_and_export_round_trips(db_app):
     assert client.get(r.headers["Location"] + "/export.json").get_json() == exported
 
 
-def test_a_forged_overlong_token_still_saves_the_hand(db_app):
+@pytest.mark.parametrize("forged", ["x" * 100, "nul\x00"])
+def test_a_forged_token_still_saves_the_hand(db_app, forged):
     t = new_table()
-    # longer than changes.token's 64 characters: PostgreSQL refused them, a 500
-    hand = store.add_hand(t.id, HAND, "a" * 100)
+    # longer than changes.token's 64 characters, or with a NUL byte: PostgreSQL refused them, a 500
+    hand = store.add_hand(t.id, HAND, "a" + forged)
     assert [(h.number, h.facts) for h in store.list_hands(t.id)] == [(1, HAND)]
-    store.edit_hand(t.id, hand.number, OTHER, "e" * 100)
+    store.edit_hand(t.id, hand.number, OTHER, "e" + forged)
     assert store.list_hands(t.id)[0].facts == OTHER
-    assert store.undo(t.id, "u" * 100) is not None
+    assert store.undo(t.id, "u" + forged) is not None
     assert store.list_hands(t.id)[0].facts == HAND
+    assert store.by_token("a" + forged) is None  # not kept, so never found
+
+
+@pytest.mark.parametrize("key", ["x" * 100, "nul\x00", "ü"])
+def test_a_key_the_store_never_made_opens_nothing(db_app, key):
+    client = db_app.test_client()
+    assert store.find_link(key) is None
+    for path in (f"/t/{key}", f"/v/{key}", f"/t/{key}/board", f"/t/{key}/share", f"/t/{key}/export.json"):
+        assert client.get(path).status_code == 404, path
+    assert client.post(f"/t/{key}/hands", data={"points": "40"}).status_code == 404
