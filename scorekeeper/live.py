@@ -141,8 +141,7 @@ def load(table_id):
 
 def scoreboard(table) -> dict:
     """Return what the scoreboard partials (_totals, _hands) need to render the table."""
-    return dict(table=table, game=get_game(table.game), b=board.build(table, store.list_hands(table.id)),
-                money=board.fmt_money, signed=board.signed)
+    return dict(table=table, game=get_game(table.game), b=board.build(table, store.list_hands(table.id)))
 
 
 def etag(version: int) -> str:

@@ -70,8 +70,7 @@ def last_facts(hands) -> dict | None:
 def page(table, game, hands, form, status=200, message=None):
     """Render the table page: the new-hand form above the scoreboard."""
     return render_template("table.html", table=table, game=game, form=form, b=board.build(table, hands),
-                           last=store.last_change(table.id), message=message, undo_token=new_token(), new_token=new_token,
-                           money=board.fmt_money, signed=board.signed), status
+                           last=store.last_change(table.id), message=message, undo_token=new_token()), status
 
 
 @bp.get("/t/<table_id>")
@@ -223,8 +222,7 @@ def settle_up(table_id):
     b = board.build(table, store.list_hands(table.id))
     result = settle.settle(b.money, table.currency)
     return render_template("table_settle.html", table=table, game=game, b=b, s=result, bank=settle.BANK,
-                           coin=settle.COINS.get(table.currency, 1), money=board.fmt_money,
-                           signed=board.signed)
+                           coin=settle.COINS.get(table.currency, 1))
 
 
 from . import table_export  # noqa: E402,F401  (its routes join this blueprint)
