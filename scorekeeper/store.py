@@ -273,10 +273,6 @@ def get_hand(table_id: str, number: int) -> Hand:
 
 def by_token(token: str | None) -> Hand | None:
     """Return the hand a form's token already changed, if it was posted before."""
-    return _by_token(token)
-
-
-def _by_token(token: str | None) -> Hand | None:
     if not ours(token):
         return None
     with engine().connect() as conn:
@@ -294,7 +290,7 @@ def _once(token: str | None, write):
         with writing() as conn:
             return write(conn)
     except (IntegrityError, Stale, NotFound):
-        done = _by_token(token)  # the same form posted again (double tap, retry; a delete twice): the first won
+        done = by_token(token)  # the same form posted again (double tap, retry; a delete twice): the first won
         if done is None:
             raise
         return done
