@@ -25,6 +25,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         COMPRESS_ALGORITHM=["br", "gzip"],
         BABEL_DEFAULT_LOCALE="en",
         SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24 * 365,
+        MAX_CONTENT_LENGTH=2 * 1024 * 1024,  # a whole evening exported as JSON is a few KB; 2 MB is plenty
     )
     app.config.from_pyfile("config.py", silent=True)
     for key in ("SECRET_KEY", "DATABASE_URL"):

@@ -175,3 +175,10 @@ def test_score_with_a_deeply_nested_body_is_a_400(client):
     answer = client.post("/api/v1/score", data='{"game": ' + "[" * 100_000 + "]" * 100_000 + "}",
                          content_type="application/json")
     error(answer, 400, "bad_request")
+
+
+def test_a_huge_body_is_refused_with_a_message_not_a_500(client):
+    # MAX_CONTENT_LENGTH is 2 MB; 3 MB of cards is refused before anything parses it.
+    body = '{"game": "troccas", "cards": [' + ",".join(['"T1"'] * 600_000) + "]}"
+    r = client.post("/api/v1/count", data=body, content_type="application/json")
+    assert r.status_code == 413 and r.get_json()["error"]["code"] == "bad_request"
