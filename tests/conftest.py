@@ -89,7 +89,11 @@ def postgres_server(tmp_path_factory):
             pytest.fail(f"PostgreSQL is required in CI: {why}")
         pytest.skip(f"PostgreSQL not available: {why}")
 
-    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
+    import glob
+
+    # Debian keeps the server binaries off PATH, in /usr/lib/postgresql/<version>/bin.
+    path = os.pathsep.join([os.environ.get("PATH", ""), *sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)])
+    initdb, pg_ctl = shutil.which("initdb", path=path), shutil.which("pg_ctl", path=path)
     if not initdb or not pg_ctl:
         give_up("initdb/pg_ctl not on PATH")
     as_user = []
