@@ -5,7 +5,7 @@ from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
 from ..text import N_, line
 from . import Game, Option, Result, check_players, hand_fields, seat
-from .piles import per_player, read_piles, signed
+from .piles import baseline_scores, per_player, read_piles, signed
 
 DECK = C.DECK_78
 TOTAL = 129
@@ -119,11 +119,7 @@ def score(players, hand, rules):
     points, explanation, warnings = read_piles(GAME, players, hand, rules)
     declared, lines = declarations(players, hand.get("declarations"), rules)
     explanation += lines
-    scores = {}
-    for p in players:
-        scores[p] = points[p] - BASELINE
-        explanation.append(line("{player}: {points} − 43 = {score}.", player=p, points=points[p],
-                                score=signed(scores[p])))
+    scores = baseline_scores(players, points, BASELINE, explanation)
     for p, value in declared.items():
         if not value:
             continue

@@ -107,3 +107,13 @@ def read_piles(game: Game, players: list[str], hand: dict, rules: dict, fool_alo
         sizes = ", ".join(f"{p} {len(pile)}" for p, pile in piles.items())
         raise BadHand(line("The piles count {total}, not the {deck_total} of the {game} deck: their sizes ({sizes} cards) can't come from a real hand.", total=total, deck_total=game.total, game=line(game.name), sizes=sizes))
     return points, explanation, warnings
+
+
+def baseline_scores(players: list[str], points: dict, baseline: int, explanation: list) -> dict:
+    """Score each player's points against the game's baseline, explaining each line (points − 26, − 43)."""
+    scores = {}
+    for p in players:
+        scores[p] = points[p] - baseline
+        explanation.append(line("{player}: {points} − {baseline} = {score}.", player=p, points=points[p],
+                                baseline=baseline, score=signed(scores[p])))
+    return scores

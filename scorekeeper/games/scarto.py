@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import cards as C
 from ..text import N_, line
 from . import Game, Option, Result, check_players, hand_fields
-from .piles import read_piles, signed
+from .piles import baseline_scores, read_piles
 
 DECK = C.DECK_78
 TOTAL = 78
@@ -51,11 +51,7 @@ def score(players, hand, rules):
         # RULES.md §2.1: exchanged French-style the Matto's pile loses a point; the deck counts 77
         warnings.append(line("With the Matto exchanged the deck counts 77, not 78, so the scores sum to −1"
                              " (house rule fool_exchange)."))
-    scores = {}
-    for p in players:
-        scores[p] = points[p] - BASELINE
-        explanation.append(line("{player}: {points} − 26 = {score}.", player=p, points=points[p],
-                                score=signed(scores[p])))
+    scores = baseline_scores(players, points, BASELINE, explanation)
     return Result(points=points, scores=scores, explanation=tuple(explanation), warnings=tuple(warnings))
 
 

@@ -5,7 +5,7 @@ from .. import cards as C
 from ..errors import BadHand
 from ..text import N_, line
 from . import Game, Option, Result, check_players, hand_fields
-from .piles import read_piles, signed
+from .piles import baseline_scores, read_piles
 
 DECK = C.DECK_78
 HONOURS = {"T1", "T21"}  # the Magician and the World; with the Fool and the kings: 5
@@ -47,11 +47,7 @@ def score(players, hand, rules):
         # RULES.md §4: kept alone as 5 the Fool makes 130 − 50 − 1 = 79
         warnings.append(line("The Fool kept alone is worth 5: the deck counts 79, not 78, so the scores sum to +1"
                              " (house rule unexchanged_fool)."))
-    scores = {}
-    for p in players:
-        scores[p] = points[p] - BASELINE
-        explanation.append(line("{player}: {points} − 26 = {score}.", player=p, points=points[p],
-                                score=signed(scores[p])))
+    scores = baseline_scores(players, points, BASELINE, explanation)
     return Result(points=points, scores=scores, explanation=tuple(explanation), warnings=tuple(warnings))
 
 
