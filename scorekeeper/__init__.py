@@ -44,11 +44,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     Compress(app)
     csrf = CSRFProtect(app)
 
-    from . import api, live, rulebook, tables, views, web
+    from . import store
+    from .web import api, counting, exports, live, rules, site, tables
+    store.init_app(app)
     csrf.exempt(api.bp)
-    for blueprint in (api.bp, views.bp, rulebook.bp, tables.bp, live.bp):
+    for blueprint in (api.bp, counting.bp, rules.bp, tables.bp, exports.bp, live.bp):
         app.register_blueprint(blueprint)
-    web.install(app)
+    site.install(app)
     return app
 
 

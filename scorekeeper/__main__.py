@@ -25,10 +25,10 @@ def main(argv: list[str]) -> int:
 
 def count(args: list[str]) -> int:
     """Print a pile's points and working; exit 2 with the message for bad cards or games."""
-    from .cards import parse_pile
-    from .errors import ScoreError
-    from .games import count_pile, get_game, resolve_rules
-    from .text import fmt_points
+    from .engine.cards import parse_pile
+    from .engine.errors import ScoreError
+    from .engine.games import count_pile, get_game, resolve_rules
+    from .engine.text import fmt_points
 
     if not args:
         print("usage: python -m scorekeeper count GAME CARD...", file=sys.stderr)

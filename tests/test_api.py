@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.games import all_games
+from scorekeeper.engine.games import all_games
 
 
 def post(client, body, raw=None):

@@ -4,7 +4,7 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from scorekeeper.games import all_games
+from scorekeeper.engine.games import all_games
 from tests.test_conformance_scoring import STRATEGIES
 
 TROCCAS = {"game": "troccas", "players": ["Anna", "Ben", "Cla", "Duri"],
@@ -130,7 +130,7 @@ def test_malformed_json(client, data):
 
 def test_a_game_without_score_says_so(client, monkeypatch):
     import dataclasses
-    from scorekeeper.games import registry
+    from scorekeeper.engine.games import registry
     monkeypatch.setitem(registry.GAMES, "scarto", dataclasses.replace(registry.GAMES["scarto"], score=None))
     body = error(post(client, SCARTO), 400, "bad_request")
     assert "isn't available" in body["message"]

@@ -1,7 +1,7 @@
 import pytest
 
-from scorekeeper import cards as C
-from scorekeeper.errors import DuplicateCard, NotInDeck, UnknownCard
+from scorekeeper.engine import cards as C
+from scorekeeper.engine.errors import DuplicateCard, NotInDeck, UnknownCard
 
 
 def test_deck_sizes():

@@ -9,9 +9,9 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from scorekeeper import cards as C
-from scorekeeper.errors import ScoreError
-from scorekeeper.games import all_games, resolve_rules
+from scorekeeper.engine import cards as C
+from scorekeeper.engine.errors import ScoreError
+from scorekeeper.engine.games import all_games, resolve_rules
 
 NAMES = ["Ann", "Bea", "Cla", "Dan", "Eva", "Flo", "Gus", "Hal", "Ida", "Jon"]
 

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import names
-from scorekeeper.games import all_games, class_sizes, get_game, resolve_rules
+from scorekeeper.engine import naming as names
+from scorekeeper.engine.games import all_games, class_sizes, get_game, resolve_rules
 
 HX = {"HX-Request": "true"}
 

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import cards as C
+from scorekeeper.engine import cards as C
 from scorekeeper.__main__ import main as cli
-from scorekeeper.errors import DuplicateCard, NotInDeck, TooManyCards, UnknownCard
-from scorekeeper.games import all_games, count_pile, get_game, pile_of, resolve_rules
+from scorekeeper.engine.errors import DuplicateCard, NotInDeck, TooManyCards, UnknownCard
+from scorekeeper.engine.games import all_games, count_pile, get_game, pile_of, resolve_rules
 
 COUNTING = [g for g in all_games().values() if g.counting != "tricks"]
 TWO_SIDED = [g for g in COUNTING if g.two_sided]

@@ -4,10 +4,10 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, reject, settings, strategies as st
 
-from scorekeeper import cards as C
-from scorekeeper.errors import BadHand, BadRequest, UnknownPlayer
-from scorekeeper.games import resolve_rules
-from scorekeeper.games.french_tarot import GAME, score
+from scorekeeper.engine import cards as C
+from scorekeeper.engine.errors import BadHand, BadRequest, UnknownPlayer
+from scorekeeper.engine.games import resolve_rules
+from scorekeeper.engine.games.french_tarot import GAME, score
 
 P3, P4, P5 = ["Anna", "Ben", "Cla"], ["Anna", "Ben", "Cla", "Dora"], ["Anna", "Ben", "Cla", "Dora", "Eva"]
 

@@ -1,9 +1,9 @@
 """Mitigati scoring (RULES.md §3): points − 43 plus declarations; bids that sum to zero."""
 import pytest
 
-from scorekeeper import cards as C
-from scorekeeper.errors import BadHand, BadRequest, DuplicateCard, UnknownPlayer
-from scorekeeper.games import mitigati, resolve_rules
+from scorekeeper.engine import cards as C
+from scorekeeper.engine.errors import BadHand, BadRequest, DuplicateCard, UnknownPlayer
+from scorekeeper.engine.games import mitigati, resolve_rules
 
 PLAYERS = ["Ada", "Bruno", "Cate"]
 EVEN = {"points": {"Ada": 43, "Bruno": 43, "Cate": 43}}

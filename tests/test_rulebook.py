@@ -8,10 +8,10 @@ from html import unescape as html_unescape
 import pytest
 from markupsafe import escape
 
-from scorekeeper import rule_examples
-from scorekeeper.errors import BadHand
-from scorekeeper.games import Result, all_games, registry
-from scorekeeper.text import line
+from scorekeeper.engine import examples as rule_examples
+from scorekeeper.engine.errors import BadHand
+from scorekeeper.engine.games import Result, all_games, registry
+from scorekeeper.engine.text import line
 
 GAME_IDS = list(all_games())
 
@@ -43,7 +43,7 @@ def test_page_states_the_engines_facts(client, game_id):
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_page_lists_every_house_rule_with_its_meaning_and_default(app, client, game_id):
-    from scorekeeper.rulebook import in_words
+    from scorekeeper.web.rules import in_words
     game = all_games()[game_id]
     html = page(client, game_id)
     with app.test_request_context():
@@ -63,14 +63,14 @@ def test_page_lists_every_house_rule_with_its_meaning_and_default(app, client, g
     ("scarto", "fool_exchange", "none", "none: the Matto counts alone as 4"),
 ])
 def test_defaults_are_written_in_words(app, game_id, name, value, words):
-    from scorekeeper.rulebook import in_words
+    from scorekeeper.web.rules import in_words
     with app.test_request_context():
         assert in_words(value, all_games()[game_id], name) == words
 
 
 def test_every_house_rule_has_a_title_and_words_for_its_choices(app):
     # A new option value without words would show as its code (“four_over_trio”).
-    from scorekeeper.rulebook import CHOICE_WORDS, OPTION_TITLES
+    from scorekeeper.web.rules import CHOICE_WORDS, OPTION_TITLES
     for game in all_games().values():
         for name, option in game.options.items():
             assert name in OPTION_TITLES, (game.id, name)
@@ -98,11 +98,11 @@ def test_unknown_game_is_the_friendly_404(client, path):
 
 
 def test_endpoint_names_other_pages_link_to(app):
-    # The counting page's game picker links url_for('rulebook.rules', game=id).
+    # The counting page's game picker links url_for('rules.game_page', game=id).
     with app.test_request_context():
         from flask import url_for
-        assert url_for("rulebook.rules", game="troggu") == "/rules/troggu"
-        assert url_for("rulebook.index") == "/rules"
+        assert url_for("rules.game_page", game="troggu") == "/rules/troggu"
+        assert url_for("rules.index") == "/rules"
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

@@ -1,9 +1,9 @@
 """Scarto / Tarocchi scoring (RULES.md §2): each player's points − 26."""
 import pytest
 
-from scorekeeper import cards as C
-from scorekeeper.errors import BadHand, BadRequest, DuplicateCard, UnknownPlayer
-from scorekeeper.games import resolve_rules, scarto
+from scorekeeper.engine import cards as C
+from scorekeeper.engine.errors import BadHand, BadRequest, DuplicateCard, UnknownPlayer
+from scorekeeper.engine.games import resolve_rules, scarto
 
 PLAYERS = ["Aldo", "Bea", "Carlo"]
 

@@ -4,7 +4,7 @@ from itertools import combinations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from scorekeeper.settle import BANK, Rounded, Transfer, fewest_transfers, payouts, round_to_coin, settle, totals
+from scorekeeper.engine.settle import BANK, Rounded, Transfer, fewest_transfers, payouts, round_to_coin, settle, totals
 
 NAMES = ["Anna", "Ben", "Cla", "Dumeng", "Zoë", "Ürs", "Gion", "Hans", "Ida", "Jon"]
 

@@ -1,9 +1,9 @@
 """Swiss Tarot 1659 scoring (RULES.md §4): each player's points − 26; the Fool exchanged."""
 import pytest
 
-from scorekeeper import cards as C
-from scorekeeper.errors import BadHand, BadRequest
-from scorekeeper.games import resolve_rules, swiss_tarot_1659 as swiss
+from scorekeeper.engine import cards as C
+from scorekeeper.engine.errors import BadHand, BadRequest
+from scorekeeper.engine.games import resolve_rules, swiss_tarot_1659 as swiss
 
 PLAYERS = ["Ann", "Bob", "Cid"]
 

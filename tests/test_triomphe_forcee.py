@@ -1,8 +1,8 @@
 """Triomphe Forcée settlement in antes (RULES.md §7, italian-swiss-archive.txt)."""
 import pytest
 
-from scorekeeper.errors import BadHand, BadRequest, DuplicateCard, UnknownPlayer
-from scorekeeper.games import resolve_rules, triomphe_forcee as tf
+from scorekeeper.engine.errors import BadHand, BadRequest, DuplicateCard, UnknownPlayer
+from scorekeeper.engine.games import resolve_rules, triomphe_forcee as tf
 
 FOUR = ["A", "B", "C", "D"]
 SIX = ["A", "B", "C", "D", "E", "F"]

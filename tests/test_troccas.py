@@ -1,9 +1,9 @@
 """Troccas scoring (RULES.md §1): each team's points − 36, credited to each member."""
 import pytest
 
-from scorekeeper import cards as C
-from scorekeeper.errors import BadHand, BadRequest, DuplicateCard, UnknownPlayer
-from scorekeeper.games import resolve_rules, troccas
+from scorekeeper.engine import cards as C
+from scorekeeper.engine.errors import BadHand, BadRequest, DuplicateCard, UnknownPlayer
+from scorekeeper.engine.games import resolve_rules, troccas
 
 PLAYERS = ["Anna", "Ben", "Cla", "Duri"]
 TEAMS = [["Anna", "Cla"], ["Ben", "Duri"]]

@@ -2,10 +2,10 @@
 import pytest
 from hypothesis import given, reject, settings, strategies as st
 
-from scorekeeper import cards as C
-from scorekeeper.errors import BadHand, BadRequest, DuplicateCard, UnknownPlayer
-from scorekeeper.games import resolve_rules, troggu
-from scorekeeper.games.troggu import GAME, score
+from scorekeeper.engine import cards as C
+from scorekeeper.engine.errors import BadHand, BadRequest, DuplicateCard, UnknownPlayer
+from scorekeeper.engine.games import resolve_rules, troggu
+from scorekeeper.engine.games.troggu import GAME, score
 
 P3, P4, P5 = ["Anna", "Ben", "Cla"], ["Anna", "Ben", "Cla", "Dora"], ["Anna", "Ben", "Cla", "Dora", "Eva"]
 P7 = ["Anna", "Ben", "Cla", "Dora", "Eva", "Fritz", "Gian"]

@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from . import settle
-from .errors import ScoreError
-from .games import Result, get_game, resolve_rules
+from ..engine import settle
+from ..engine.errors import ScoreError
+from ..engine.games import Result, get_game, resolve_rules
 
 # How many deals make one game, where the rules say (RULES.md §1: Troccas four deals; §4: 1659 three rounds).
 DEALS_PER_GAME = {"troccas": 4, "swiss_tarot_1659": 3}

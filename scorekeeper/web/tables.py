@@ -8,14 +8,15 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from . import board, hand_forms, live, settle, store
-from .cards import parse_pile
-from .errors import ScoreError
-from .forms import digits, fail, new_token, table_form_class
-from .games import CLASSES, all_games, class_sizes, cards_for_classes, count_pile, get_game, resolve_rules
+from .. import store
+from ..engine import settle
+from . import board, hand_form as hand_forms, live
+from ..engine.cards import parse_pile
+from ..engine.errors import ScoreError
+from .table_form import digits, fail, new_token, table_form_class
+from ..engine.games import CLASSES, all_games, class_sizes, cards_for_classes, count_pile, get_game, resolve_rules
 
 bp = Blueprint("tables", __name__)
-bp.record_once(lambda state: store.init_app(state.app))
 
 HAND = "<int(max=2147483647):number>"  # a hand number in a URL fits the database's INTEGER column
 SHOWN_PLAYERS = {"troggu": 5, "french_tarot": 4, "triomphe_forcee": 5}  # name fields shown before "more players"
@@ -29,7 +30,7 @@ def helpers():
 
 def deck_for(table) -> list[dict]:
     """Return the deck laid out for tapping cards, as the counting page shows it."""
-    from .views import deck_sections
+    from .counting import deck_sections
     game = get_game(table.game)
     return deck_sections(game, resolve_rules(game, table.rules))
 
@@ -224,5 +225,3 @@ def settle_up(table_id):
     return render_template("table_settle.html", table=table, game=game, b=b, s=result, bank=settle.BANK,
                            coin=settle.COINS.get(table.currency, 1))
 
-
-from . import table_export  # noqa: E402,F401  (its routes join this blueprint)

@@ -6,17 +6,20 @@ import io
 import json
 from datetime import datetime
 
-from flask import Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from . import board, store
-from .errors import ScoreError
-from .games import all_games, check_players, resolve_rules
-from .settle import COINS
-from .tables import bp, load
+from .. import store
+from . import board
+from ..engine.errors import ScoreError
+from ..engine.games import all_games, check_players, resolve_rules
+from ..engine.settle import COINS
+from .tables import load
 
 FORMAT = "scorekeeper.table"
 MAX_IMPORT = 2_000_000  # bytes: thousands of hands
+
+bp = Blueprint("exports", __name__)
 
 
 def table_json(table, hands) -> dict:
@@ -33,16 +36,16 @@ def table_json(table, hands) -> dict:
     }
 
 
-@bp.get("/t/<table_id>/export.json")
-def export_json(table_id):
+@bp.get("/t/<table_id>/export.json", endpoint="json")
+def json_file(table_id):
     table, _game = load(table_id)
     body = json.dumps(table_json(table, store.list_hands(table.id)), ensure_ascii=False, indent=1)
     return Response(body, mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="table-{table.game}.json"'})
 
 
-@bp.get("/t/<table_id>/export.csv")
-def export_csv(table_id):
+@bp.get("/t/<table_id>/export.csv", endpoint="csv")
+def csv_file(table_id):
     table, _game = load(table_id)
     b = board.build(table, store.list_hands(table.id))
     out = io.StringIO()

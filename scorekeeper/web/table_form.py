@@ -133,7 +133,7 @@ def table_form_class(game, shown: int):
 
 def rule_field(opt, game, name: str):
     """Return the form field for one house rule, defaulting to the engine's default."""
-    from .rulebook import in_words  # the rules pages' words for each choice, translated
+    from .rules import in_words  # the rules pages' words for each choice, translated
     if isinstance(opt.default, bool):
         return BooleanField(default=opt.default)
     if opt.choices is not None:

@@ -9,12 +9,12 @@ from flask import Blueprint, abort, current_app, render_template
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from . import cards as C
-from . import rule_examples
-from .games import CLASSES, all_games, card_class, resolve_rules
-from .text import fmt_points
+from ..engine import cards as C
+from ..engine import examples as rule_examples
+from ..engine.games import CLASSES, all_games, card_class, resolve_rules
+from ..engine.text import fmt_points
 
-bp = Blueprint("rulebook", __name__)
+bp = Blueprint("rules", __name__)
 
 ROMAN = ("", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV",
          "XV", "XVI", "XVII", "XVIII", "XIX", "XX", "XXI")
@@ -26,7 +26,7 @@ def index():
 
 
 @bp.get("/rules/<game>")
-def rules(game):
+def game_page(game):
     found = all_games().get(game)
     if found is None:
         abort(404)

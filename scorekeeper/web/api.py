@@ -5,10 +5,10 @@ from fractions import Fraction
 
 from flask import Blueprint, jsonify, request
 
-from .cards import parse_pile
-from .errors import BadRequest, ScoreError
-from .games import all_games, count_pile, get_game, resolve_rules
-from .text import line
+from ..engine.cards import parse_pile
+from ..engine.errors import BadRequest, ScoreError
+from ..engine.games import all_games, count_pile, get_game, resolve_rules
+from ..engine.text import line
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 

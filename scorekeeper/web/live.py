@@ -16,15 +16,16 @@ from flask import (Blueprint, Response, abort, current_app, g, redirect, render_
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from . import board, store
-from .forms import new_token
-from .games import get_game
+from .. import store
+from . import board
+from .table_form import new_token
+from ..engine.games import get_game
 
 bp = Blueprint("live", __name__)
 
 POLL = "every 2s"  # a change shows on every phone within one poll, well inside the 3 seconds
-VIEWER_OK = {"live.view", "live.board", "live.share", "tables.settle_up", "tables.export_csv",
-             "tables.export_json"}
+VIEWER_OK = {"live.view", "live.board", "live.share", "tables.settle_up", "exports.csv",
+             "exports.json"}
 CREATOR_ONLY = {"live.rotate"}
 LOOPBACK = ("127.", "localhost", "[::1]", "::1")
 

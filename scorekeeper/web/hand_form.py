@@ -13,8 +13,8 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectMultipleField, StringField, widgets
 
-from .forms import fail, whole
-from .games import CLASSES
+from .table_form import fail, whole
+from ..engine.games import CLASSES
 
 FT_CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 FT_POIGNEES = ("single", "double", "triple")

@@ -4,15 +4,15 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from . import cards as C
-from .errors import ScoreError, UnknownGame
-from .forms import digits
-from .games import (CLASSES, all_games, card_class, cards_for_classes, class_sizes,
+from ..engine import cards as C
+from ..engine.errors import ScoreError, UnknownGame
+from .table_form import digits
+from ..engine.games import (CLASSES, all_games, card_class, cards_for_classes, class_sizes,
                     count_pile, get_game, resolve_rules)
-from .names import card_name, label, naming, say
-from .text import Line, fmt_points
+from ..engine.naming import card_name, label, naming, say
+from ..engine.text import Line, fmt_points
 
-bp = Blueprint("views", __name__)
+bp = Blueprint("counting", __name__)
 
 COUNTING_OPTIONS = ("honour_trump",)  # the house rules that change a card's value
 
@@ -38,7 +38,7 @@ def home():
 
 @bp.get("/count")
 def count_start():
-    return redirect(url_for("views.count", game_id=next(iter(counting_games()))))
+    return redirect(url_for("counting.count", game_id=next(iter(counting_games()))))
 
 
 @bp.route("/count/<game_id>", methods=["GET", "POST"])

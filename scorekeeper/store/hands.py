@@ -1,0 +1,204 @@
+"""Tables, their hands (facts only) and the change log that undo walks back.
+
+A hand stores what happened (the engine's `hand` dict), never points or totals (STYLE.md habit 4).
+Every change bumps the table's `version` (an ETag for live sharing) and the hand's own `version`,
+and is written with its idempotency token in the same transaction, so a repeated form posts once.
+"""
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from .db import engine, is_key, now, writing
+from .schema import Change, Hand, NotFound, Stale, TableInfo, changes, hands, tables
+
+def _table(row) -> TableInfo:
+    return TableInfo(row.id, row.game, tuple(row.players), dict(row.rules), row.stake, row.currency,
+                     row.first_dealer, row.version, row.created_at)
+
+
+def create_table(game: str, players: list[str], rules: dict, stake: int, currency: str,
+                 first_dealer: int, table_id: str | None = None, created_at: datetime | None = None) -> TableInfo:
+    """Store a new table under an unguessable id and return it."""
+    values = dict(id=table_id or secrets.token_urlsafe(16), game=game, players=list(players), rules=rules,
+                  stake=stake, currency=currency, first_dealer=first_dealer, version=0,
+                  created_at=created_at or now())
+    with writing() as conn:
+        conn.execute(insert(tables).values(**values))
+    return get_table(values["id"])
+
+
+def get_table(table_id: str) -> TableInfo:
+    """Return a table, or raise NotFound."""
+    if not is_key(table_id):
+        raise NotFound(table_id)
+    with engine().connect() as conn:
+        row = conn.execute(select(tables).where(tables.c.id == table_id)).first()
+    if row is None:
+        raise NotFound(table_id)
+    return _table(row)
+
+
+def _bump(conn, table_id: str) -> int:
+    """Lock the table row and move its version on; return the new version."""
+    row = conn.execute(select(tables.c.version).where(tables.c.id == table_id).with_for_update()).first()
+    if row is None:
+        raise NotFound(table_id)
+    conn.execute(update(tables).where(tables.c.id == table_id).values(version=row.version + 1))
+    return row.version + 1
+
+
+# ---- hands ----
+
+def _hand(row) -> Hand:
+    return Hand(row.id, row.number, row.facts, row.version, row.created_at, row.updated_at)
+
+
+def list_hands(table_id: str) -> list[Hand]:
+    """Return the table's live hands in order of play."""
+    with engine().connect() as conn:
+        rows = conn.execute(select(hands).where(hands.c.table_id == table_id, hands.c.facts.is_not(None))
+                            .order_by(hands.c.number)).all()
+    return [_hand(r) for r in rows if r.facts is not None]
+
+
+def last_hand(table_id: str) -> Hand | None:
+    """Return the table's latest live hand (for the next hand's defaults), if any."""
+    with engine().connect() as conn:
+        row = conn.execute(select(hands).where(hands.c.table_id == table_id, hands.c.facts.is_not(None))
+                           .order_by(hands.c.number.desc()).limit(1)).first()
+    return _hand(row) if row is not None else None
+
+
+def get_hand(table_id: str, number: int) -> Hand:
+    """Return one live hand of the table, or raise NotFound."""
+    with engine().connect() as conn:
+        row = conn.execute(select(hands).where(hands.c.table_id == table_id, hands.c.number == number)).first()
+    if row is None or row.facts is None:
+        raise NotFound(number)
+    return _hand(row)
+
+
+def by_token(token: str | None) -> Hand | None:
+    """Return the hand a form's token already changed, if it was posted before."""
+    if not is_key(token):
+        return None
+    with engine().connect() as conn:
+        row = conn.execute(select(hands).join(changes, changes.c.hand_id == hands.c.id)
+                           .where(changes.c.token == token)).first()
+    return _hand(row) if row is not None else None
+
+
+def _once(token: str | None, write):
+    """Run `write(conn)` in one transaction unless this token was already used; return the hand.
+
+    The token's unique index decides: a repeated post fails to insert its change and rolls back whole.
+    """
+    try:
+        with writing() as conn:
+            return write(conn)
+    except (IntegrityError, Stale, NotFound):
+        done = by_token(token)  # the same form posted again (double tap, retry; a delete twice): the first won
+        if done is None:
+            raise
+        return done
+
+
+def add_hand(table_id: str, facts: dict, token: str | None = None) -> Hand:
+    """Append a hand to the table (once per token) and return it."""
+    def write(conn):
+        _bump(conn, table_id)
+        number = (conn.execute(select(func.max(hands.c.number)).where(hands.c.table_id == table_id)).scalar() or 0) + 1
+        t = now()
+        hand_id = conn.execute(insert(hands).values(table_id=table_id, number=number, facts=facts, version=1,
+                                                    created_at=t, updated_at=t)).inserted_primary_key[0]
+        _log(conn, table_id, hand_id, "add", None, facts, token)
+        return Hand(hand_id, number, facts, 1, t, t)
+    return _once(token, write)
+
+
+def edit_hand(table_id: str, number: int, facts: dict | None, token: str | None = None,
+              version: int | None = None) -> Hand:
+    """Replace a live hand's facts (None deletes it), checking `version` if given; return the hand."""
+    def write(conn):
+        _bump(conn, table_id)
+        row = conn.execute(select(hands).where(hands.c.table_id == table_id, hands.c.number == number)).first()
+        if row is None or row.facts is None:
+            raise NotFound(number)
+        expected = row.version if version is None else version
+        t = now()
+        # compare-and-set: the UPDATE itself checks the version the form was loaded with
+        moved = conn.execute(update(hands).where(hands.c.id == row.id, hands.c.version == expected)
+                             .values(facts=facts, version=expected + 1, updated_at=t)).rowcount
+        if moved != 1:
+            raise Stale(_hand(row))
+        _log(conn, table_id, row.id, "edit" if facts is not None else "delete", row.facts, facts, token)
+        return Hand(row.id, number, facts, row.version + 1, row.created_at, t)
+    return _once(token, write)
+
+
+def delete_hand(table_id: str, number: int, token: str | None = None, version: int | None = None) -> Hand:
+    """Delete a live hand (undo brings it back)."""
+    return edit_hand(table_id, number, None, token, version)
+
+
+def _log(conn, table_id, hand_id, kind, before, after, token):
+    conn.execute(insert(changes).values(table_id=table_id, hand_id=hand_id, kind=kind, before=before,
+                                        after=after, token=token if is_key(token) else None,
+                                        undone=False, created_at=now()))
+
+
+def last_change(table_id: str) -> Change | None:
+    """Return the most recent change that undo would revert, if any."""
+    with engine().connect() as conn:
+        row = conn.execute(_undoable(table_id)).first()
+    return Change(row.id, row.number, row.kind, row.created_at) if row is not None else None
+
+
+def _undoable(table_id):
+    return (select(changes.c.id, changes.c.kind, changes.c.before, changes.c.hand_id, changes.c.created_at,
+                   hands.c.number)
+            .join(hands, hands.c.id == changes.c.hand_id)
+            .where(changes.c.table_id == table_id, changes.c.undone.is_(False), changes.c.kind != "undo")
+            .order_by(changes.c.id.desc()).limit(1))
+
+
+def undo(table_id: str, token: str | None = None) -> Change | None:
+    """Revert the table's last change (an add, edit or delete) and return it; None if nothing to undo."""
+    if is_key(token) and _change_by_token(token):
+        return _change_by_token(token)
+    with writing() as conn:
+        row = conn.execute(_undoable(table_id)).first()
+        if row is None:
+            return None
+        _bump(conn, table_id)
+        hand = conn.execute(select(hands).where(hands.c.id == row.hand_id)).first()
+        conn.execute(update(hands).where(hands.c.id == hand.id).values(
+            facts=row.before, version=hand.version + 1, updated_at=now()))
+        conn.execute(update(changes).where(changes.c.id == row.id).values(undone=True))
+        _log(conn, table_id, hand.id, "undo", hand.facts, row.before, token)
+        return Change(row.id, row.number, row.kind, row.created_at)
+
+
+def _change_by_token(token: str) -> Change | None:
+    with engine().connect() as conn:
+        row = conn.execute(select(changes.c.id, changes.c.kind, changes.c.created_at, hands.c.number)
+                           .join(hands, hands.c.id == changes.c.hand_id).where(changes.c.token == token)).first()
+    return Change(row.id, row.number, row.kind, row.created_at) if row is not None else None
+
+
+def import_table(table: TableInfo, hand_list: list[Hand]) -> TableInfo:
+    """Store a whole table (from an export) under a new id, keeping hand numbers and versions."""
+    new_id = secrets.token_urlsafe(16)
+    with writing() as conn:
+        conn.execute(insert(tables).values(id=new_id, game=table.game, players=list(table.players),
+                                           rules=table.rules, stake=table.stake, currency=table.currency,
+                                           first_dealer=table.first_dealer, version=table.version,
+                                           created_at=table.created_at))
+        for h in hand_list:
+            conn.execute(insert(hands).values(table_id=new_id, number=h.number, facts=h.facts, version=h.version,
+                                              created_at=h.created_at, updated_at=h.updated_at))
+    return get_table(new_id)

@@ -1,0 +1,78 @@
+"""Share links: a table's own id is its creator's link; viewers and scorers get links of their own.
+
+They are made on first share; a new scorer link turns the old one off (kept, inactive, so an old
+link gets a clear answer).
+"""
+from __future__ import annotations
+
+import secrets
+
+from sqlalchemy import insert, select, update
+
+from .db import engine, is_key, now, writing
+from .schema import CREATOR, SCORER, VIEWER, Access, NotFound, links, tables
+
+def find_link(key: str) -> Access | None:
+    """Return what a URL key opens (a share link or a table's own id), or None."""
+    if not is_key(key):
+        return None
+    with engine().connect() as conn:
+        row = conn.execute(select(links.c.table_id, links.c.role, links.c.active).where(links.c.key == key)).first()
+        if row is not None:
+            return Access(row.table_id, row.role, row.active)
+        if conn.execute(select(tables.c.id).where(tables.c.id == key)).first() is not None:
+            return Access(key, CREATOR, True)
+    return None
+
+
+def table_version(table_id: str) -> int:
+    """Return the table's version (moved on by every change), or raise NotFound."""
+    if not is_key(table_id):
+        raise NotFound(table_id)
+    with engine().connect() as conn:
+        version = conn.execute(select(tables.c.version).where(tables.c.id == table_id)).scalar()
+    if version is None:
+        raise NotFound(table_id)
+    return version
+
+
+def share_links(table_id: str) -> dict[str, str]:
+    """Return the table's working viewer and scorer keys, making any that don't exist yet."""
+    with engine().connect() as conn:
+        found = _active_links(conn, table_id)
+    if len(found) == 2:
+        return found
+    with writing() as conn:
+        _lock(conn, table_id)  # two phones sharing at once make one pair of links
+        found = _active_links(conn, table_id)
+        for role in (VIEWER, SCORER):
+            if role not in found:
+                found[role] = _new_link(conn, table_id, role)
+    return found
+
+
+def new_scorer_link(table_id: str) -> str:
+    """Turn the table's scorer link off and return a new one."""
+    with writing() as conn:
+        _lock(conn, table_id)
+        conn.execute(update(links).where(links.c.table_id == table_id, links.c.role == SCORER)
+                     .values(active=False))
+        return _new_link(conn, table_id, SCORER)
+
+
+def _lock(conn, table_id: str) -> None:
+    if conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update()).first() is None:
+        raise NotFound(table_id)
+
+
+def _active_links(conn, table_id: str) -> dict[str, str]:
+    rows = conn.execute(select(links.c.role, links.c.key)
+                        .where(links.c.table_id == table_id, links.c.active.is_(True))).all()
+    return {r.role: r.key for r in rows}
+
+
+def _new_link(conn, table_id: str, role: str) -> str:
+    key = secrets.token_urlsafe(16)
+    conn.execute(insert(links).values(key=key, table_id=table_id, role=role, active=True, created_at=now()))
+    return key
+

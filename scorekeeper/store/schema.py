@@ -1,0 +1,121 @@
+"""The schema: the four SQL tables and the dataclasses the store returns instead of rows.
+
+Changing a table here needs an Alembic migration in migrations/versions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import (JSON, Boolean, Column, DateTime, ForeignKey, Integer, MetaData, String, Table,
+                        UniqueConstraint)
+
+metadata = MetaData()
+
+tables = Table(
+    "tables", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("players", JSON, nullable=False),
+    Column("rules", JSON, nullable=False),
+    Column("stake", Integer, nullable=False),  # money per unit, in the currency's minor unit (Rappen, cents)
+    Column("currency", String(8), nullable=False),
+    Column("first_dealer", Integer, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+hands = Table(
+    "hands", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(64), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("number", Integer, nullable=False),  # order of play; never reused, even after a delete
+    Column("facts", JSON(none_as_null=True), nullable=True),  # the API.md hand; NULL while deleted
+    Column("version", Integer, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("table_id", "number", name="uq_hands_table_number"),
+)
+
+changes = Table(
+    "changes", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(64), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("hand_id", Integer, ForeignKey("hands.id", ondelete="CASCADE"), nullable=False),
+    Column("kind", String(8), nullable=False),  # add, edit, delete, undo
+    Column("before", JSON(none_as_null=True), nullable=True),  # the hand's facts before the change (NULL: none/deleted)
+    Column("after", JSON(none_as_null=True), nullable=True),
+    Column("token", String(64), nullable=True, unique=True),  # the form's idempotency token
+    Column("undone", Boolean, nullable=False, default=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """A table: its game, players in order of play, house rules, stake and first dealer."""
+
+    id: str
+    game: str
+    players: tuple[str, ...]
+    rules: dict
+    stake: int
+    currency: str
+    first_dealer: int
+    version: int
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One live hand: its number in the evening, its facts and its version."""
+
+    id: int
+    number: int
+    facts: dict
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class Change:
+    """One entry of a table's change log."""
+
+    id: int
+    hand_number: int
+    kind: str
+    created_at: datetime
+
+
+class NotFound(LookupError):
+    """No such table or hand."""
+
+
+class Stale(Exception):
+    """The hand changed since the form was loaded (its version moved on)."""
+
+    def __init__(self, hand: Hand):
+        super().__init__("stale")
+        self.hand = hand
+
+
+links = Table(
+    "links", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("table_id", String(64), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("role", String(8), nullable=False),  # viewer or scorer
+    Column("active", Boolean, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+CREATOR, SCORER, VIEWER = "creator", "scorer", "viewer"
+
+
+@dataclass(frozen=True)
+class Access:
+    """What a link opens: the table, the link's role, and whether the link still works."""
+
+    table_id: str
+    role: str
+    active: bool
