@@ -20,6 +20,14 @@ def create_app(test_config: dict | None = None) -> Flask:
         DATABASE_URL=f"sqlite:///{Path(app.instance_path) / 'scorekeeper.sqlite'}",
         WTF_CSRF_TIME_LIMIT=None,  # a table's evening is long; the token lives as long as the cookie
         SESSION_COOKIE_SAMESITE="Lax",
+        # The session cookie is also Secure on every HTTPS request (web/site.py), so plain-HTTP localhost works.
+        SESSION_COOKIE_SECURE=False,
+        # Over HTTPS a POST needs a same-origin Referer too (Flask-WTF's default, kept: web/site.py's
+        # Referrer-Policy sends it to this site only).
+        WTF_CSRF_SSL_STRICT=True,
+        # How many reverse proxies in front to trust for X-Forwarded-For/-Proto/-Host (env PROXY_FIX=1 for
+        # one). 0 trusts none: without a proxy anyone can send those headers.
+        PROXY_FIX=0,
         COMPRESS_MIMETYPES=["text/html", "text/css", "application/json", "application/javascript",
                             "text/javascript", "image/svg+xml", "text/csv"],
         COMPRESS_ALGORITHM=["br", "gzip"],
@@ -28,7 +36,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,  # a whole evening exported as JSON is a few KB; 2 MB is plenty
     )
     app.config.from_pyfile("config.py", silent=True)
-    for key in ("SECRET_KEY", "DATABASE_URL"):
+    for key in ("SECRET_KEY", "DATABASE_URL", "PROXY_FIX"):
         if os.environ.get(key):
             app.config[key] = os.environ[key]
     if test_config:

@@ -51,14 +51,28 @@ def csv_file(table_id):
     out = io.StringIO()
     w = csv.writer(out)
     players = list(table.players)
-    w.writerow([_("Hand"), _("Dealer"), _("What")] + [f"{p} ({_('units')})" for p in players]
-               + [f"{p} ({table.currency})" for p in players])
+    # Every cell that holds text (names, the sentences) goes through _text; the numbers the app computes
+    # (hand numbers, units, money such as -0.90) don't, so a spreadsheet still reads them as numbers.
+    w.writerow([_text(_("Hand")), _text(_("Dealer")), _text(_("What"))]
+               + [_text(f"{p} ({_('units')})") for p in players]
+               + [_text(f"{p} ({table.currency})") for p in players])
     for r in b.rows:
-        w.writerow([r.index, r.dealer, r.summary] + [r.scores.get(p, "") for p in players]
+        w.writerow([r.index, _text(r.dealer), _text(r.summary)] + [r.scores.get(p, "") for p in players]
                    + [_decimal(r.payouts[p]) if p in r.payouts else "" for p in players])
-    w.writerow([_("Total"), "", ""] + [b.units[p] for p in players] + [_decimal(b.money[p]) for p in players])
+    w.writerow([_text(_("Total")), "", ""] + [b.units[p] for p in players] + [_decimal(b.money[p]) for p in players])
     return Response(out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="table-{table.game}.csv"'})
+
+
+# A cell starting with one of these is a formula to Excel, LibreOffice or Google Sheets: a player named
+# =HYPERLINK(...) could run one on the phone or PC that opens the export (OWASP "CSV injection").
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _text(value) -> str:
+    """Return a text cell a spreadsheet shows as text: a leading ' when it would start a formula."""
+    value = str(value)
+    return "'" + value if value.startswith(FORMULA_START) else value
 
 
 def _decimal(minor: int) -> str:

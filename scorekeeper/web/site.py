@@ -1,31 +1,70 @@
-"""App-wide web behaviour: security headers, friendly error pages, template helpers."""
+"""App-wide web behaviour: security headers, proxies and HTTPS, friendly error pages, template helpers."""
 from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from flask import Flask, current_app, jsonify, render_template, request
+from flask import Flask, current_app, has_request_context, jsonify, render_template, request
+from flask.sessions import SecureCookieSessionInterface
 from flask_babel import get_locale, gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .. import LANGUAGES
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'self'; object-src 'none'")
 
+# Why "same-origin" (not "no-referrer"): over HTTPS Flask-WTF's strict check (WTF_CSRF_SSL_STRICT, kept on)
+# refuses a POST without a same-origin Referer, and "no-referrer" made browsers send none, so every form
+# failed. "same-origin" sends the full Referer to this site only and nothing at all to any other origin,
+# so a table's address (/t/<key>, /v/<key>: the key is the only secret) still never leaks to another site.
+REFERRER_POLICY = "same-origin"
+# Pages whose address is a table's key: never stored by the browser or a shared cache (nor any error
+# page answering a guessed key).
+CAPABILITY_PATHS = ("/t/", "/v/")
+
+
+class SessionCookie(SecureCookieSessionInterface):
+    """The session cookie, marked Secure whenever the request came over HTTPS.
+
+    Flask's SESSION_COOKIE_SECURE is fixed per app; this decides per request, so one app serves both
+    `make run` on plain-HTTP localhost (where a Secure cookie would never come back) and HTTPS behind a
+    proxy. SESSION_COOKIE_SECURE=True still forces it on everywhere.
+    """
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return super().get_cookie_secure(app) or (has_request_context() and request.is_secure)
+
 
 def install(app: Flask) -> None:
-    """Attach headers, error handlers and template globals to the app."""
+    """Attach the proxy setting, session cookie, headers, error handlers and template globals to the app."""
+    # Trust X-Forwarded-For/-Proto/-Host only from the number of proxies configured (PROXY_FIX, default
+    # 0): without a proxy in front, anyone could send them and pass for HTTPS or another host.
+    hops = str(app.config.get("PROXY_FIX") or 0).strip()
+    if not hops.isdigit():  # a typo must stop the start, not silently trust nothing (or everything)
+        raise ValueError(f"PROXY_FIX must be the number of proxies in front (0, 1, ...), not {hops!r}")
+    hops = int(hops)
+    if hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
+    app.session_interface = SessionCookie()
 
     @app.after_request
     def headers(response):
+        if request.path.startswith(CAPABILITY_PATHS):
+            # the address is the key: keep it out of the browser's disk cache and any shared cache
+            # (the board poll sets this itself and keeps its ETag/304: it sends If-None-Match itself)
+            response.headers["Cache-Control"] = "no-store"
         if response.status_code == 304:
             return response  # no body to protect; the 200 carried these (saves ~300 bytes per idle poll)
         response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("Referrer-Policy", REFERRER_POLICY)
+        if response.mimetype == "text/html":
+            response.headers.setdefault("X-Frame-Options", "DENY")  # frame-ancestors, for older browsers
         if "lang" in request.args and request.args["lang"] in LANGUAGES:
-            response.set_cookie("lang", request.args["lang"], max_age=3600 * 24 * 365, samesite="Lax")
+            response.set_cookie("lang", request.args["lang"], max_age=3600 * 24 * 365, samesite="Lax",
+                                secure=request.is_secure)
         return response
 
     def wants_json() -> bool:
