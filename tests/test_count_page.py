@@ -225,13 +225,13 @@ def test_crafted_group_is_a_message(client):
 
 
 def test_names_module_labels():
-    assert names.card_name("troggu", "T21") == "Munt (XXI)"
-    assert names.card_name("troggu", "CO-Q") == "Königin Rosen"
-    assert names.card_name("french_tarot", "CU-K") == "R ♥"
-    assert names.card_name("french_tarot", "FOOL") == "Excuse"
-    assert names.card_name("troccas", "SW-J") == "V Swords"
-    assert names.card_name("triomphe_forcee", "T9", {"force_trump": "T9"}) == "La Force (VIIII)"
-    assert names.label("scarto", "T20") == names.Label("XX", "Angelo")
+    assert names.card_name(get_game("troggu"), "T21") == "Munt (XXI)"
+    assert names.card_name(get_game("troggu"), "CO-Q") == "Königin Rosen"
+    assert names.card_name(get_game("french_tarot"), "CU-K") == "R ♥"
+    assert names.card_name(get_game("french_tarot"), "FOOL") == "Excuse"
+    assert names.card_name(get_game("troccas"), "SW-J") == "V Swords"
+    assert names.card_name(get_game("triomphe_forcee"), "T9", {"force_trump": "T9"}) == "La Force (VIIII)"
+    assert names.label(get_game("scarto"), "T20") == names.Label("XX", "Angelo")
 
 
 FORM_VALUES = st.lists(st.sampled_from(["SW-K", "T21", "FOOL", "SW-1", "x", "", "T1 T1", "-1", "99", "kings:1",

@@ -57,7 +57,7 @@ def test_page_lists_every_house_rule_with_its_meaning_and_default(app, client, g
 @pytest.mark.parametrize("game_id,name,value,words", [
     ("troccas", "all_tricks_take_scart", True, "Yes"), ("french_tarot", "misere", False, "No"),
     ("french_tarot", "poignee_bonus", [20, 30, 40], "20 / 30 / 40"), ("french_tarot", "garde_contre_multiplier", 6, "6"),
-    ("scarto", "honour_trump", "T20", "trump XX (Angelo)"),
+    ("scarto", "honour_trump", "T20", "Angelo (XX)"),
     ("troggu", "misere_tie", "none", "nobody pays"),
     # the same value, another option: never another option's words
     ("scarto", "fool_exchange", "none", "none: the Matto counts alone as 4"),

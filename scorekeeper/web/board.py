@@ -9,9 +9,8 @@ from flask_babel import ngettext
 from ..engine import settle
 from ..engine.errors import ScoreError
 from ..engine.games import Result, get_game, resolve_rules
+from ..engine.naming import say
 
-# How many deals make one game, where the rules say (RULES.md §1: Troccas four deals; §4: 1659 three rounds).
-DEALS_PER_GAME = {"troccas": 4, "swiss_tarot_1659": 3}
 MINOR = {"CHF": "Rappen", "EUR": "cents"}
 
 
@@ -64,8 +63,6 @@ def render_lines(lines) -> list[str]:
 def score(table, facts: dict) -> Result:
     """Score one hand's facts with the engine (raises ScoreError with the engine's sentence)."""
     game = get_game(table.game)
-    if game.score is None:
-        raise ScoreError(_("Scoring for %(game)s isn't ready yet.", game=_(game.name)))
     return game.score(list(table.players), facts, resolve_rules(game, table.rules))
 
 
@@ -96,7 +93,7 @@ def build(table, hands) -> Board:
 
 def deal_games(table, rows) -> list:
     """Group the hands into games of four deals (Troccas) or three rounds (1659), with each game's totals."""
-    size = DEALS_PER_GAME.get(table.game)
+    size = get_game(table.game).deals_per_game
     if not size:
         return []
     out = []
@@ -146,43 +143,4 @@ def preview(table, facts: dict) -> dict:
 
 def summary(table, facts: dict) -> str:
     """Say in a few words what was declared: who, which contract, the points."""
-    g = table.game
-    f = facts or {}
-    if g == "troggu":
-        if f.get("contract") == "misere":
-            return _("Misère")
-        names = {"normal": _("Normal"), "solo": _("Solo")}
-        text = _("%(player)s: %(contract)s, %(points)s points", player=f.get("declarer"),
-                 contract=names.get(f.get("contract"), f.get("contract")), points=f.get("declarer_points"))
-        if f.get("partner") and f.get("partner") != f.get("declarer"):
-            text += _(" with %(partner)s", partner=f["partner"])
-        if f.get("no_tricks"):
-            text += " · " + _("Match")
-        return text
-    if g == "french_tarot":
-        names = {"prise": _("Prise"), "garde": _("Garde"), "garde_sans": _("Garde sans"),
-                 "garde_contre": _("Garde contre")}
-        text = _("%(player)s: %(contract)s, %(points)s points, %(oudlers)s oudlers", player=f.get("taker"),
-                 contract=names.get(f.get("contract"), f.get("contract")), points=f.get("points"),
-                 oudlers=f.get("oudlers"))
-        if f.get("partner") and f.get("partner") != f.get("taker"):
-            text += _(" with %(partner)s", partner=f["partner"])
-        if f.get("petit_au_bout"):
-            text += " · " + _("petit au bout")
-        if f.get("poignees"):
-            text += " · " + _("poignée")
-        if f.get("chelem"):
-            text += " · " + _("chelem")
-        return text
-    if g == "troccas":
-        team = next((t for t in f.get("teams", []) if f.get("side") in t), [])
-        return _("%(team)s: %(points)s points", team=" & ".join(team), points=f.get("points"))
-    if g == "triomphe_forcee":
-        if f.get("la_mort"):
-            return _("La Mort: %(player)s", player=f["la_mort"])
-        if f.get("tricks"):
-            return _("Tricks: %(winners)s", winners=", ".join(f["tricks"]))
-        return _("Not played")
-    if "bids" in f:
-        return _("Bids: %(bids)s", bids=" · ".join(f"{p} {v:+d}" for p, v in f["bids"].items()))
-    return " · ".join(f"{p} {v}" for p, v in (f.get("points") or {}).items())
+    return say(get_game(table.game).summary(facts or {}), _)

@@ -7,9 +7,10 @@ from flask_babel import gettext as _
 from ..engine import cards as C
 from ..engine.errors import ScoreError, UnknownGame
 from .table_form import digits
-from ..engine.games import (CLASSES, all_games, card_class, cards_for_classes, class_sizes,
+from ..engine.games import (CLASSES, all_games, cards_for_classes, class_sizes,
                     count_pile, get_game, resolve_rules)
 from ..engine.naming import card_name, label, naming, say
+from ..engine.naming import class_label as naming_class_label
 from ..engine.text import Line, fmt_points
 
 bp = Blueprint("counting", __name__)
@@ -200,7 +201,7 @@ def form_rules(game):
 
 def deck_sections(game, rules) -> list[dict]:
     """Split the deck into trumps (with the Fool) and the four suits, each card with its label."""
-    n = naming(game.id, rules)
+    n = naming(game, rules)
     trumps = [c for c in game.deck if C.suit_of(c) is None]
     out = [dict(key="trumps", title=None, cards=[card_tile(game, c, rules) for c in trumps])]
     for suit in C.SUITS:
@@ -212,7 +213,7 @@ def deck_sections(game, rules) -> list[dict]:
 
 def card_tile(game, card: str, rules) -> dict:
     """Return what a card's tile shows: its index, its name and its full title for screen readers."""
-    lab = label(game.id, card, rules)
+    lab = label(game, card, rules)
     return dict(code=card, index=lab.index, name=lab.name, title=card_title(game, card, rules),
                 value=game.values(rules)[card])
 
@@ -220,17 +221,9 @@ def card_tile(game, card: str, rules) -> dict:
 @bp.app_template_global()
 def card_title(game, card: str, rules) -> str:
     """Return the card's full name, e.g. "Munt (XXI)" or "König Rosen"."""
-    return card_name(game.id, card, rules, _)
+    return card_name(game, card, rules, _)
 
 
 def class_label(game, name: str, rules) -> str:
     """Return the words for a class of cards in this game (the honour trumps by their names)."""
-    n = naming(game.id, rules)
-    if name == "honours":
-        trumps = [c for c in game.deck if C.is_trump(c) and card_class(game, c, rules) == "honours"]
-        names = ", ".join(label(game.id, c, rules).name or label(game.id, c, rules).index for c in trumps)
-        return _("Honour trumps (%(names)s)", names=names)
-    if name == "fool":
-        return n.fool
-    return {"kings": _("Kings"), "queens": _("Queens"), "cavaliers": _("Cavaliers"), "jacks": _("Jacks"),
-            "others": _("Other cards")}[name]
+    return say(naming_class_label(game, name, rules), _)

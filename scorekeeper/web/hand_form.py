@@ -1,24 +1,26 @@
-"""One hand-entry form per game: the facts API.md names, big buttons, defaults from the last hand.
+"""The one hand form: built from a game's entry declaration (engine/entry.py), read back into facts.
 
-Each game has `build_<game>(form_cls, players, last)` adding its fields and `facts_<game>(form)`
-turning the posted form into the API.md `hand` dict (messages at the fields, None if any).
-`load_<game>` fills the form from stored facts, for editing.
+Three ways to make it, so that the last hand's defaults never change what a post means:
+`new_form` (defaults, some from the last hand), `posted_form` (exactly what was posted) and
+`edit_form` (a stored hand's facts). `read` turns a posted form into the hand's facts, with a
+message at each field that is wrong; `layout` gives the template what to draw, in page order.
 """
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+import re
 from fractions import Fraction
 
-from flask_babel import gettext as _
+from flask_babel import gettext
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectMultipleField, StringField, widgets
 
-from .table_form import fail, whole
-from ..engine.games import CLASSES
+from ..engine.entry import EntryError, Group, Number, PerSeat, Pick, Ticks, active
+from ..engine.games import resolve_rules
+from ..engine.naming import say
+from ..engine.text import Line, fmt_points, line
 
-FT_CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
-FT_POIGNEES = ("single", "double", "triple")
-FT_CHELEMS = ("announced_made", "announced_failed", "unannounced_made", "defence_made")
+WHOLE = re.compile(r"[+-]?[0-9]{1,9}")  # nine digits: no int() beyond an SQL INTEGER, no huge numbers
+HALF = re.compile(r"([0-9]{1,9})(?:[.,]([0-9]{1,9}))?")  # 40.5 or 40,5; never an exponent
 
 
 class HandForm(FlaskForm):
@@ -27,8 +29,6 @@ class HandForm(FlaskForm):
     token = HiddenField()
     version = HiddenField()
     count_of = RadioField(choices=[], validate_choice=False)
-    engine_error = None  # the engine's sentence when it rejects the hand
-    preview = None  # board.preview() of the stored hand, when editing
 
 
 class Checkboxes(SelectMultipleField):
@@ -36,385 +36,204 @@ class Checkboxes(SelectMultipleField):
     option_widget = widgets.CheckboxInput()
 
 
-def _players(players, blank=None):
-    return ([("", blank)] if blank else []) + [(p, p) for p in players]
+def fail(field, message) -> None:
+    """Attach a message (a Line or text) to a field; WTForms keeps errors as a tuple until validate()."""
+    field.errors = [*field.errors, say(message, gettext)]
 
 
-def _pick(field, what):
-    if not field.data:
-        fail(field, _("Choose the %(what)s.", what=what))
-        return None
-    return field.data
+def _seat_label(label, player: str) -> str:
+    """Say a per-player field's label: the player's name, or the label with {name} filled in."""
+    if label is None:
+        return player
+    return Line(label.text, (*label.args, ("name", player))).render(gettext)
 
 
-def _seat_fields(cls, players, prefix, field=StringField):
-    for i, _p in enumerate(players):
-        setattr(cls, f"{prefix}{i}", field())
+def expand(f, players) -> list[tuple[str, object, str | None]]:
+    """Return the form fields one declared field makes: (form name, declaration, player or None)."""
+    if isinstance(f, PerSeat):
+        return [(f"{sub.name}{i}", sub, p) for i, p in enumerate(players) for sub in f.fields]
+    return [(f.name, f, None)]
 
 
-def _seat(form, prefix, i):
-    return getattr(form, f"{prefix}{i}")
+def _wtfield(f):
+    if isinstance(f, Pick):
+        blank = [("", say(f.blank, gettext))] if f.blank is not None else []
+        return RadioField(choices=blank + [(v, say(label, gettext)) for v, label in f.choices],
+                          default=f.default, validate_choice=False)
+    if isinstance(f, Ticks):
+        return Checkboxes(choices=[(v, say(label, gettext)) for v, label in f.choices], validate_choice=False)
+    return StringField()
 
 
-def _piles(form, players, prefix, what, low, high, total=None):
-    """Read one number per player; one left blank is worked out from `total` (RULES.md §0.3)."""
-    fields = [_seat(form, prefix, i) for i in range(len(players))]
-    blank = [f for f in fields if not (f.data or "").strip()]
-    if len(blank) == 1 and total is not None:
-        known = [whole(f, low, high, what) for f in fields if f is not blank[0]]
-        if None in known:
-            return None
-        blank[0].data = str(total - sum(known))
-    values = [whole(f, low, high, what) for f in fields]
-    return None if None in values else dict(zip(players, values))
-
-
-def _half_points(field, high):
-    """Parse French Tarot points: whole or half (40.5 or 40,5); JSON keeps halves exact as x.5."""
-    text = (field.data or "").strip().replace(",", ".")
-    if not text:
-        fail(field, _("Enter the points."))
-        return None
-    try:
-        value = Decimal(text)
-    except InvalidOperation:
-        fail(field, _("The points must be a number such as 41 or 40.5."))
-        return None
-    if not value.is_finite() or (value * 2) != (value * 2).to_integral_value() or not 0 <= value <= high:
-        fail(field, _("The points must be between 0 and %(high)s, in whole or half points.", high=high))
-        return None
-    return Fraction(value)
-
-
-def _json_points(value: Fraction):
-    return value.numerator if value.denominator == 1 else float(value)
-
-
-# ---- Troggu (API.md: contract, declarer, partner, declarer_points, no_tricks, misere_points) ----
-
-def build_troggu(cls, players, last):
-    cls.contract = RadioField(_("Contract"), default="normal",  # a misère is rare: never the default
-                              choices=[("normal", _("Normal")), ("solo", _("Solo")), ("misere", _("Misère"))])
-    cls.declarer = RadioField(_("Tappist or soloist"), choices=_players(players))
-    if len(players) >= 7:
-        cls.partner = RadioField(_("Partner (holder of the called card)"), default="",
-                                 choices=_players(players, _("Alone")))
-    cls.side = RadioField(_("Points of"), default="declarer",
-                          choices=[("declarer", _("Tappist's side")), ("opponents", _("Opponents"))])
-    cls.points = StringField(_("Points"))
-    cls.no_tricks = RadioField(_("Took no trick (Match)"), default="",
-                               choices=[("", _("Both took tricks")), ("declarer", _("Tappist's side")),
-                                        ("opponents", _("Opponents"))])
-    _seat_fields(cls, players, "mp")
-
-
-def facts_troggu(form, game, players):
-    contract = form.contract.data
-    if contract == "misere":
-        points = _piles(form, players, "mp", _("points"), 0, game.total)
-        return None if points is None else {"contract": "misere", "misere_points": points}
-    declarer = _pick(form.declarer, _("Tappist") if contract == "normal" else _("soloist"))
-    points = whole(form.points, 0, game.total, _("points"))
-    if declarer is None or points is None:
-        return None
-    facts = {"contract": contract, "declarer": declarer,
-             "declarer_points": points if form.side.data != "opponents" else game.total - points,
-             "no_tricks": form.no_tricks.data or None}
-    if hasattr(form, "partner"):
-        facts["partner"] = (form.partner.data or None) if contract == "normal" else None
-    return facts
-
-
-def load_troggu(form, facts, players):
-    form.contract.data = facts["contract"]
-    if facts["contract"] == "misere":
-        for i, p in enumerate(players):
-            _seat(form, "mp", i).data = str(facts.get("misere_points", {}).get(p, ""))
-        return
-    form.declarer.data = facts.get("declarer")
-    form.side.data = "declarer"
-    form.points.data = str(facts.get("declarer_points", ""))
-    form.no_tricks.data = facts.get("no_tricks") or ""
-    if hasattr(form, "partner"):
-        form.partner.data = facts.get("partner") or ""
-
-
-# ---- French Tarot (API.md: taker, contract, partner, points + oudlers, petit_au_bout, poignees, chelem) ----
-
-def build_french_tarot(cls, players, last):
-    cls.taker = RadioField(_("Taker"), choices=_players(players))
-    cls.contract = RadioField(_("Contract"), default=(last or {}).get("contract", "prise"),
-                              choices=[("prise", _("Prise")), ("garde", _("Garde")),
-                                       ("garde_sans", _("Garde sans")), ("garde_contre", _("Garde contre"))])
-    if len(players) == 5:
-        cls.partner = RadioField(_("Partner (called king)"), default="", choices=_players(players, _("Alone")))
-    cls.side = RadioField(_("Points of"), default="attack",
-                          choices=[("attack", _("Attack")), ("defence", _("Defence"))])
-    cls.points = StringField(_("Points"))
-    cls.oudlers = RadioField(_("Oudlers"), choices=[(str(n), str(n)) for n in range(4)])
-    cls.petit_au_bout = RadioField(_("Petit au bout"), default="",
-                                   choices=[("", _("No")), ("attack", _("Attack")), ("defence", _("Defence"))])
-    cls.chelem = RadioField(_("Chelem"), default="", choices=[
-        ("", _("No")), ("announced_made", _("Announced, made")), ("announced_failed", _("Announced, failed")),
-        ("unannounced_made", _("Not announced, made")), ("defence_made", _("Defence took every trick"))])
-    for i, _p in enumerate(players):
-        setattr(cls, f"pg{i}", RadioField(default="", choices=[("", _("No poignée")), ("single", _("Single")),
-                                                               ("double", _("Double")), ("triple", _("Triple"))]))
-
-
-def facts_french_tarot(form, game, players):
-    taker = _pick(form.taker, _("taker"))
-    points = _half_points(form.points, game.total)
-    oudlers = form.oudlers.data
-    if oudlers in (None, "", "None"):
-        fail(form.oudlers, _("Choose how many oudlers that side has."))
-        oudlers = None
-    if taker is None or points is None or oudlers is None:
-        return None
-    oudlers = int(oudlers)
-    if form.side.data == "defence":
-        points, oudlers = game.total - points, 3 - oudlers
-    facts = {"taker": taker, "contract": form.contract.data, "points": _json_points(points), "oudlers": oudlers,
-             "petit_au_bout": form.petit_au_bout.data or None,
-             "poignees": [{"player": p, "size": _seat(form, "pg", i).data}
-                          for i, p in enumerate(players) if _seat(form, "pg", i).data],
-             "chelem": form.chelem.data or None}
-    if hasattr(form, "partner"):
-        facts["partner"] = form.partner.data or None
-    if hasattr(form, "misere") and form.misere.data:
-        facts["misere"] = [p for p in players if p in form.misere.data]
-    return facts
-
-
-def load_french_tarot(form, facts, players):
-    form.taker.data = facts["taker"]
-    form.contract.data = facts["contract"]
-    form.side.data = "attack"
-    form.points.data = str(facts["points"])
-    form.oudlers.data = str(facts["oudlers"])
-    form.petit_au_bout.data = facts.get("petit_au_bout") or ""
-    form.chelem.data = facts.get("chelem") or ""
-    sizes = {pg["player"]: pg["size"] for pg in facts.get("poignees") or []}
-    for i, p in enumerate(players):
-        _seat(form, "pg", i).data = sizes.get(p, "")
-    if hasattr(form, "partner"):
-        form.partner.data = facts.get("partner") or ""
-    if hasattr(form, "misere"):
-        form.misere.data = list(facts.get("misere") or [])
-
-
-# ---- Troccas (API.md: teams, side, points) ----
-
-def build_troccas(cls, players, last):
-    partner = players[2]
-    if last and last.get("teams"):
-        partner = next((t for team in last["teams"] if players[0] in team for t in team if t != players[0]), partner)
-    cls.partner = RadioField(_("%(name)s plays with", name=players[0]), default=partner,
-                             choices=_players(players[1:]))
-    cls.side = RadioField(_("Points of"), default="first",
-                          choices=[("first", _("%(name)s's team", name=players[0])), ("other", _("The other team"))])
-    cls.points = StringField(_("Points"))
-
-
-def facts_troccas(form, game, players):
-    partner = _pick(form.partner, _("partner"))
-    points = whole(form.points, 0, game.total, _("points"))
-    if partner is None or points is None:
-        return None
-    ours = [players[0], partner]
-    theirs = [p for p in players if p not in ours]
-    side = ours[0] if form.side.data != "other" else theirs[0]
-    return {"teams": [ours, theirs], "side": side, "points": points}
-
-
-def load_troccas(form, facts, players):
-    team = next(t for t in facts["teams"] if players[0] in t)
-    form.partner.data = next(p for p in team if p != players[0])
-    form.side.data = "first" if facts["side"] in team else "other"
-    form.points.data = str(facts["points"])
-
-
-# ---- Scarto, Swiss Tarot 1659 (API.md: points per player) and Mitigati (+ declarations, bids) ----
-
-def build_piles(cls, players, last):
-    _seat_fields(cls, players, "pp")
-
-
-def facts_piles(form, game, players):
-    points = _piles(form, players, "pp", _("points"), 0, game.total, game.total)
-    return None if points is None else {"points": points}
-
-
-def load_piles(form, facts, players):
-    for i, p in enumerate(players):
-        _seat(form, "pp", i).data = str(facts["points"][p])
-
-
-def honours(game, rules):
-    """Return the honours a Mitigati player can show: the kings, the Bagatto, the honour trump, the Fool."""
-    return ["SW-K", "BA-K", "CU-K", "CO-K", "T1", rules.get("honour_trump", "T20"), "FOOL"]
-
-
-def build_mitigati(cls, players, last):
-    cls.mode = RadioField(_("This hand was"), default="played",
-                          choices=[("played", _("Played")), ("bids", _("Settled by bids"))])
-    _seat_fields(cls, players, "pp")
-    _seat_fields(cls, players, "bid")
-    _seat_fields(cls, players, "tr")
-    for i, _p in enumerate(players):
-        setattr(cls, f"hon{i}", Checkboxes(choices=[], validate_choice=False))
-
-
-def facts_mitigati(form, game, players, rules):
-    if form.mode.data == "bids":
-        bids = _piles(form, players, "bid", _("bid"), -game.total, game.total, 0)
-        return None if bids is None else {"bids": bids}
-    points = _piles(form, players, "pp", _("points"), 0, game.total, game.total)
-    if points is None:
-        return None
-    declarations = {}
-    for i, p in enumerate(players):
-        shown = [c for c in honours(game, rules) if c in (_seat(form, "hon", i).data or [])]
-        field = _seat(form, "tr", i)
-        trumps = whole(field, 0, 21, _("trumps")) if (field.data or "").strip() else 0
-        if trumps is None:
-            return None
-        low = [f"T{n}" for n in range(2, 22) if f"T{n}" not in shown]
-        extra = max(0, trumps - sum(1 for c in shown if c.startswith("T")))
-        if trumps >= 10 or shown:
-            declarations[p] = shown + low[:extra] if trumps >= 10 else shown
-    facts = {"points": points}
-    if any(declarations.values()):
-        facts["declarations"] = {p: cards for p, cards in declarations.items() if cards}
-    return facts
-
-
-def load_mitigati(form, facts, players):
-    if "bids" in facts:
-        form.mode.data = "bids"
-        for i, p in enumerate(players):
-            _seat(form, "bid", i).data = str(facts["bids"][p])
-        return
-    form.mode.data = "played"
-    load_piles(form, facts, players)
-    for i, p in enumerate(players):
-        cards = (facts.get("declarations") or {}).get(p, [])
-        trumps = [c for c in cards if c.startswith("T") and c[1:].isdecimal()]
-        _seat(form, "hon", i).data = [c for c in cards if c in ("SW-K", "BA-K", "CU-K", "CO-K", "T1", "T20", "T21", "FOOL")]
-        _seat(form, "tr", i).data = str(len(trumps)) if len(trumps) >= 10 else ""
-
-
-# ---- Triomphe Forcée (API.md: la_mort, declarations, tricks) ----
-
-def build_triomphe_forcee(cls, players, last):
-    cls.la_mort = RadioField(_("La Mort (XIII) was dealt to"), default="", choices=_players(players, _("Nobody")))
-    for i, _p in enumerate(players):
-        setattr(cls, f"dc{i}", Checkboxes(choices=[], validate_choice=False))
-    for t in range(5):
-        setattr(cls, f"trick{t}", RadioField(_("Trick %(n)s", n=t + 1), default="", choices=_players(players)))
-
-
-def facts_triomphe_forcee(form, game, players, rules):
-    shown = {"FOOL", "T1", rules.get("force_trump", "T11")}
-    declarations = {p: [c for c in (_seat(form, "dc", i).data or []) if c in shown] for i, p in enumerate(players)}
-    facts = {"la_mort": form.la_mort.data or None,
-             "declarations": {p: cards for p, cards in declarations.items() if cards}}
-    tricks = [getattr(form, f"trick{t}").data or "" for t in range(5)]
-    if facts["la_mort"] is None and any(tricks):
-        missing = [getattr(form, f"trick{t}") for t in range(5) if not tricks[t]]
-        for f in missing:
-            fail(f, _("Choose who won this trick."))
-        if missing:
-            return None
-        facts["tricks"] = tricks
-    return facts
-
-
-def load_triomphe_forcee(form, facts, players):
-    form.la_mort.data = facts.get("la_mort") or ""
-    for i, p in enumerate(players):
-        _seat(form, "dc", i).data = list((facts.get("declarations") or {}).get(p, []))
-    for t, winner in enumerate(facts.get("tricks") or []):
-        getattr(form, f"trick{t}").data = winner
-
-
-BUILD = {"troggu": build_troggu, "french_tarot": build_french_tarot, "troccas": build_troccas,
-         "scarto": build_piles, "swiss_tarot_1659": build_piles, "mitigati": build_mitigati,
-         "triomphe_forcee": build_triomphe_forcee}
-LOAD = {"troggu": load_troggu, "french_tarot": load_french_tarot, "troccas": load_troccas,
-        "scarto": load_piles, "swiss_tarot_1659": load_piles, "mitigati": load_mitigati,
-        "triomphe_forcee": load_triomphe_forcee}
-
-
-def hand_form(game, table, last: dict | None, formdata=None, facts: dict | None = None):
-    """Build and return the hand form for a table: posted data, stored facts (edit) or defaults."""
+def _make(game, table, last, formdata=None):
     players = list(table.players)
-    cls = type("HandForm_" + game.id, (HandForm,), {})
-    BUILD[game.id](cls, players, last)
-    if game.id == "french_tarot" and not table.rules.get("prise_allowed", True):  # the table starts at Garde
-        last_contract = (last or {}).get("contract", "garde")
-        cls.contract = RadioField(_("Contract"), default="garde" if last_contract == "prise" else last_contract,
-                                  choices=[("garde", _("Garde")), ("garde_sans", _("Garde sans")),
-                                           ("garde_contre", _("Garde contre"))])
-    if game.id == "french_tarot" and table.rules.get("misere"):  # a house rule (RULES.md §6), off by default
-        cls.misere = Checkboxes(_("Misère declared by"), choices=_players(players), validate_choice=False)
+    rules = resolve_rules(game, table.rules)
+    entry = game.entry(players, rules, last)
+    attrs = {name: _wtfield(decl) for f, _groups in entry.walk() for name, decl, _p in expand(f, players)}
+    cls = type(f"HandForm_{game.id}", (HandForm,), attrs)
     form = cls(formdata=formdata) if formdata is not None else cls()
-    form.count_of.choices = count_targets(game, players)
-    if game.id == "mitigati":
-        for i in range(len(players)):
-            _seat(form, "hon", i).choices = [(c, c) for c in honours(game, table.rules)]
-    if game.id == "triomphe_forcee":
-        force = table.rules.get("force_trump", "T11")
-        for i in range(len(players)):
-            _seat(form, "dc", i).choices = [("FOOL", _("Le Fou")), ("T1", _("Le Bateleur (I)")),
-                                            (force, _("La Force (%(n)s)", n=force[1:]))]
-    if formdata is None and facts is not None:
-        LOAD[game.id](form, facts, players)
+    form.game, form.entry, form.players, form.rules = game, entry, players, rules
+    form.count_of.choices = [(c.target, say(c.label, gettext)) for c in entry.counts]
     return form
 
 
-def facts(form, game, table) -> dict | None:
-    """Return the API.md hand from a posted form, or None with messages at the fields."""
-    players = list(table.players)
-    if game.id == "troggu":
-        return facts_troggu(form, game, players)
-    if game.id == "french_tarot":
-        return facts_french_tarot(form, game, players)
-    if game.id == "troccas":
-        return facts_troccas(form, game, players)
-    if game.id == "mitigati":
-        return facts_mitigati(form, game, players, table.rules)
-    if game.id == "triomphe_forcee":
-        return facts_triomphe_forcee(form, game, players, table.rules)
-    return facts_piles(form, game, players)
+def new_form(game, table, last: dict | None):
+    """Return the form for the next hand: the declaration's defaults (some follow the last hand)."""
+    return _make(game, table, last)
 
 
-# ---- counting the cards instead of typing points ----
-
-def count_targets(game, players) -> list[tuple[str, str]]:
-    """Return whose pile the counting aid can count: a side (the other is derived) or a player."""
-    if game.id == "troggu":
-        return [("declarer", _("Tappist's side")), ("opponents", _("Opponents"))] + \
-            [(f"mp{i}", p) for i, p in enumerate(players)]
-    if game.id == "french_tarot":
-        return [("attack", _("Attack")), ("defence", _("Defence"))]
-    if game.id == "troccas":
-        return [("first", _("%(name)s's team", name=players[0])), ("other", _("The other team"))]
-    if game.counting == "tricks":
-        return []
-    return [(f"pp{i}", p) for i, p in enumerate(players)]
+def posted_form(game, table, formdata):
+    """Return the form as posted; nothing but the post decides what it means."""
+    return _make(game, table, None, formdata)
 
 
-def fill_count(form, game, target: str, count) -> None:
-    """Put a counted pile's points where they belong: the side's points field or a player's field."""
-    if target in ("declarer", "opponents", "attack", "defence", "first", "other"):
-        form.side.data = target
-        form.points.data = str(_json_points(Fraction(count.points)))
-        if game.id == "french_tarot" and count.oudlers is not None:
-            form.oudlers.data = str(count.oudlers)
-        return
-    field = getattr(form, target, None)
-    if field is not None:
-        if target.startswith("mp"):
-            form.contract.data = "misere"
-        field.data = str(count.points)
+def edit_form(game, table, facts: dict):
+    """Return the form filled with a stored hand's facts."""
+    form = _make(game, table, None)
+    values = game.from_facts(facts, form.players, form.rules)
+    for f, _groups in form.entry.walk():
+        for name, decl, player in expand(f, form.players):
+            value = values.get(decl.name)
+            if player is not None:
+                value = (value or {}).get(player)
+            form[name].data = _text(decl, value)
+    return form
+
+
+def _text(decl, value):
+    if isinstance(decl, Ticks):
+        return list(value or [])
+    if value is None:
+        return ""
+    return fmt_points(value) if isinstance(value, Fraction) else str(value)
+
+
+# ---- reading a posted form ----
+
+def read(form) -> dict | None:
+    """Return the hand's facts from a posted form, or None with a message at each wrong field."""
+    values, wrong = {}, []
+    for f, groups in form.entry.walk():
+        if not active(groups, values):
+            continue  # a group the switch turned off (e.g. the misère piles in a normal hand)
+        if isinstance(f, PerSeat):
+            for sub in f.fields:
+                values[sub.name] = _read_seats(form, f, sub, wrong)
+        else:
+            values[f.name] = _read(form[f.name], f, wrong)
+    if wrong:
+        return None
+    try:
+        return form.game.to_facts(values, form.players, form.rules)
+    except EntryError as e:
+        for name, message in e.errors.items():
+            fail(form[name], message)
+        return None
+
+
+def _read(field, f, wrong: list):
+    """Read one field by its kind; on a wrong value record the message at the field."""
+    message = None
+    if isinstance(f, Pick):
+        value = field.data if field.data not in (None, "", "None") else None
+        if value is None and f.required is not None:
+            message = f.required
+        elif value is not None and value not in {v for v, _label in f.choices}:
+            message = line("Choose one of the offered answers.")
+    elif isinstance(f, Ticks):
+        ticked = set(field.data or [])
+        value = [v for v, _label in f.choices if v in ticked]
+    else:
+        value, message = number(field.data, f)
+    if message is not None:
+        fail(field, message)
+        wrong.append(field.name)
+        return None
+    return value
+
+
+def _read_seats(form, f: PerSeat, sub, wrong: list) -> dict | None:
+    """Read a per-player field; with `fill_from`, one number left blank is the rest of that total."""
+    fields = [form[f"{sub.name}{i}"] for i in range(len(form.players))]
+    if isinstance(sub, Number) and f.fill_from is not None:
+        blank = [fd for fd in fields if not (fd.data or "").strip()]
+        if len(blank) == 1:
+            known = [number(fd.data, sub) for fd in fields if fd is not blank[0]]
+            if all(m is None for _v, m in known):
+                blank[0].data = str(f.fill_from - sum(v for v, _m in known))
+    before = len(wrong)
+    out = {p: _read(fd, sub, wrong) for p, fd in zip(form.players, fields)}
+    return None if len(wrong) > before else out
+
+
+def number(text, f: Number):
+    """Parse typed points with bounds before any arithmetic; return (value, None) or (None, message)."""
+    text = (text or "").strip().replace("−", "-")
+    what = f.what or f.label
+    if not text:
+        return None, (None if f.optional else line("Enter the {what}.", what=what))
+    if f.halves:
+        m = HALF.fullmatch(text)
+        if m is None:
+            return None, line("The points must be a number such as 41 or 40.5.")
+        fraction = (m[2] or "").rstrip("0")
+        value = Fraction(int(m[1])) + (Fraction(1, 2) if fraction == "5" else 0)
+        if fraction not in ("", "5") or not f.low <= value <= f.high:
+            return None, line("The points must be between {low} and {high}, in whole or half points.",
+                              low=f.low, high=f.high)
+        return value, None
+    if WHOLE.fullmatch(text) is None:
+        return None, line("The {what} must be a whole number.", what=what)
+    value = int(text)
+    if not f.low <= value <= f.high:
+        return None, line("The {what} must be between {low} and {high}.", what=what, low=f.low, high=f.high)
+    return value, None
+
+
+# ---- the counting aid ----
+
+def fill_count(form, target: str, count) -> bool:
+    """Put a counted pile's points where the declaration says; False if the target is not offered."""
+    found = next((c for c in form.entry.counts if c.target == target), None)
+    if found is None:
+        return False
+    form[found.points].data = fmt_points(count.points)
+    if found.oudlers is not None and count.oudlers is not None:
+        form[found.oudlers].data = str(count.oudlers)
+    for name, value in found.sets.items():
+        form[name].data = value
+    return True
+
+
+# ---- what the template draws ----
+
+def layout(form) -> list[dict]:
+    """Return the form's fields and groups in page order, labels said in the reader's language."""
+    switch = form.entry.switch()
+    return _nodes(form, form.entry.fields, switch)
+
+
+def _nodes(form, fields, switch) -> list[dict]:
+    out = []
+    for f in fields:
+        if isinstance(f, Group):
+            children = _nodes(form, f.fields, switch)
+            shown = "when" if f.when else "unless" if f.unless else None
+            out.append(dict(kind="group", children=children, label=say(f.label, gettext) if f.label else None,
+                            folded=f.folded, open=f.folded and _any_set(children), style=f.style,
+                            hint=say(f.hint, gettext) if f.hint else None, shown=shown))
+            continue
+        for name, decl, player in expand(f, form.players):
+            label = _seat_label(decl.label, player) if player is not None else say(decl.label, gettext)
+            node = dict(kind=type(decl).__name__.lower(), field=form[name], label=label,
+                        style=getattr(decl, "style", ""))
+            if isinstance(decl, Pick):
+                node["switch"] = switch[1] if switch and switch[0] == decl.name else None
+            if isinstance(decl, Number):
+                node["mode"] = "decimal" if decl.halves else "text" if decl.low < 0 else "numeric"
+            out.append(node)
+    return out
+
+
+def _any_set(nodes) -> bool:
+    return any(_any_set(n["children"]) if n["kind"] == "group" else bool(n["field"].data) for n in nodes)

@@ -18,7 +18,6 @@ from flask_babel import gettext as _
 
 from .. import store
 from . import board
-from .table_form import new_token
 from ..engine.games import get_game
 
 bp = Blueprint("live", __name__)
@@ -127,7 +126,7 @@ def qr(url: str) -> str:
 
 @bp.app_context_processor
 def helpers():
-    return {"lan_link": lan_base, "qr": qr, "form_token": new_token, "can_change": lambda: role() != store.VIEWER,
+    return {"lan_link": lan_base, "qr": qr, "can_change": lambda: role() != store.VIEWER,
             "live_etag": lambda table: etag(table.version)}
 
 

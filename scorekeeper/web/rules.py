@@ -12,12 +12,10 @@ from flask_babel import lazy_gettext as _l
 from ..engine import cards as C
 from ..engine import examples as rule_examples
 from ..engine.games import CLASSES, all_games, card_class, resolve_rules
+from ..engine import naming
 from ..engine.text import fmt_points
 
 bp = Blueprint("rules", __name__)
-
-ROMAN = ("", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV",
-         "XV", "XVI", "XVII", "XVIII", "XIX", "XX", "XXI")
 
 
 @bp.get("/rules")
@@ -50,71 +48,30 @@ def game_page(game):
         engine=engine,
         options=option_rows(found),
         card=lambda code: card_name(code, found),
+        legend=naming.say(naming.naming(found).legend, _),
         points=fmt_points,
         tr=_,  # translates the engine's Lines (Line.render)
     )
 
 
-# What each game's players call the special cards (the rule texts in the sources; CARDS.md).
-LOCAL_NAMES = {
-    "troggu": {"FOOL": "Bättler", "T1": "Bagatt", "T20": "Zwänzger", "T21": "Munt"},
-    "troccas": {"FOOL": "il narr", "T1": "il bagat", "T21": "il mund"},
-    "french_tarot": {"T1": "Petit", "T21": "Monde"},
-    "scarto": {"FOOL": "Matto", "T1": "Bagatto", "T20": "Angelo"},
-    "mitigati": {"FOOL": "Matto", "T1": "Bagatto", "T20": "Angelo"},
-    "swiss_tarot_1659": {"FOOL": "le Fou", "T1": "le Basteleur", "T21": "le Monde"},
-    "triomphe_forcee": {"FOOL": "le Fou", "T1": "le Basteleur", "T13": "la Mort"},
-}
-
-
 def card_name(code: str, game) -> str:
-    """Name a card for people: trump XXI (Munt), the Fool, king of swords (French suits in French Tarot)."""
-    local = LOCAL_NAMES.get(game.id, {}).get(code)
-    if code == C.FOOL:
-        if game.id == "french_tarot":
-            return _("Excuse")
-        return _("Fool (%(name)s)", name=local) if local else _("Fool")
-    if C.is_trump(code):
-        if local:
-            return _("trump %(n)s (%(name)s)", n=ROMAN[C.trump_number(code)], name=local)
-        return _("trump %(n)s", n=ROMAN[C.trump_number(code)])
-    return _("%(rank)s of %(suit)s", rank=rank_name(C.rank_of(code), game), suit=suit_name(C.suit_of(code), game))
-
-
-def rank_name(rank: str, game) -> str:
-    """Name a rank: king, queen, cavalier (knight in French Tarot), jack, or the pip's number."""
-    names = {"K": _("king"), "Q": _("queen"), "J": _("jack"),
-             "C": _("knight") if game.id == "french_tarot" else _("cavalier")}
-    return names.get(rank, rank)
-
-
-def suit_name(suit: str, game) -> str:
-    """Name a suit, in the French suits for French Tarot and the Italian suits elsewhere."""
-    if game.id == "french_tarot":
-        return {"SW": _("spades ♠"), "BA": _("clubs ♣"), "CU": _("hearts ♥"), "CO": _("diamonds ♦")}[suit]
-    return {"SW": _("swords"), "BA": _("batons"), "CU": _("cups"), "CO": _("coins")}[suit]
+    """Name a card as the game's players do, in the reader's language: Munt (XXI), König Rosen."""
+    return naming.card_name(game, code, resolve_rules(game, None), _)
 
 
 def deck_suits(game) -> list[tuple[str, str]]:
-    """Return each suit with its ranks, high to low as the game ranks them (RULES.md §0.1)."""
+    """Return each suit with its ranks, high to low as the game ranks them (docs/rules.md §0.1)."""
+    n = naming.naming(game)
     out = []
     for suit in C.SUITS:
         ranks = [C.rank_of(c) for c in game.deck if C.suit_of(c) == suit]
         courts = [r for r in ranks if r in C.COURTS]
         pips = sorted((r for r in ranks if r not in C.COURTS), key=int, reverse=True)
-        # The round suits' pips rank 1 high in the Italian and Swiss games; French Tarot ranks 10 high.
-        if suit in C.ROUND_SUITS and game.id != "french_tarot":
+        if suit in C.ROUND_SUITS and n.round_ace_high:
             pips.reverse()
-        label = " ".join(rank_letter(r, game) for r in courts + pips)
-        out.append((suit_name(suit, game), label))
+        label = " ".join(n.courts.get(r, r) for r in courts + pips)
+        out.append((naming.say(n.suits[suit], _), label))
     return out
-
-
-def rank_letter(rank: str, game) -> str:
-    """Write a rank short, with French Tarot's letters R D C V for the court cards."""
-    if game.id == "french_tarot":
-        return {"K": "R", "Q": "D", "C": "C", "J": "V"}.get(rank, rank)
-    return rank
 
 
 def value_rows(game) -> list[dict]:
@@ -131,28 +88,10 @@ def value_rows(game) -> list[dict]:
     for cls in CLASSES:
         if cls in rows:
             row = rows[cls]
-            row["label"] = class_label(cls, row["cards"], game)
+            row["label"] = naming.say(naming.class_label(game, cls, rules), _)
             row["count"] = len(row["cards"])
             out.append(row)
     return out
-
-
-def class_label(cls: str, cards: list[str], game) -> str:
-    """Name a class of cards as a player would: the honour trumps by number, then the courts."""
-    if cls == "honours":
-        local = LOCAL_NAMES.get(game.id, {})
-        numbers = [f"{ROMAN[C.trump_number(c)]} ({local[c]})" if c in local else ROMAN[C.trump_number(c)]
-                   for c in sorted(cards, key=C.trump_number)]
-        if len(numbers) == 2:
-            return _("Trumps %(a)s and %(b)s", a=numbers[0], b=numbers[1])
-        return _("Trumps %(list)s", list=", ".join(numbers))
-    if cls == "fool":
-        return card_name(C.FOOL, game)
-    if cls == "others":
-        return _("Every other trump and every pip card")
-    names = {"kings": _("Kings"), "queens": _("Queens"), "jacks": _("Jacks"),
-             "cavaliers": _("Knights") if game.id == "french_tarot" else _("Cavaliers")}
-    return names[cls]
 
 
 OPTION_TITLES = {

@@ -1,6 +1,6 @@
 """A table's evening: open a table, enter and fix hands, the scoreboard, settle up (the pages).
 
-Hand forms are not validate()d: CSRFProtect checks every POST app-wide, hand_forms checks each
+Hand forms are not validate()d: CSRFProtect checks every POST app-wide, hand_form.read checks each
 fact with a message at its field, and the engine has the last word on values (its sentence shown).
 """
 from __future__ import annotations
@@ -10,22 +10,23 @@ from flask_babel import gettext as _
 
 from .. import store
 from ..engine import settle
-from . import board, hand_form as hand_forms, live
+from . import board, hand_form, live
 from ..engine.cards import parse_pile
 from ..engine.errors import ScoreError
-from .table_form import digits, fail, new_token, table_form_class
+from .hand_form import fail
+from .table_form import digits, new_token, table_form_class
 from ..engine.games import CLASSES, all_games, class_sizes, cards_for_classes, count_pile, get_game, resolve_rules
 
 bp = Blueprint("tables", __name__)
 
 HAND = "<int(max=2147483647):number>"  # a hand number in a URL fits the database's INTEGER column
-SHOWN_PLAYERS = {"troggu": 5, "french_tarot": 4, "triomphe_forcee": 5}  # name fields shown before "more players"
 
 
 @bp.app_context_processor
 def helpers():
     """Template helpers the table partials use, wherever they are rendered."""
-    return {"new_token": new_token, "money": board.fmt_money, "signed": board.signed, "deck_for": deck_for}
+    return {"new_token": new_token, "money": board.fmt_money, "signed": board.signed, "deck_for": deck_for,
+            "hand_layout": hand_form.layout}
 
 
 def deck_for(table) -> list[dict]:
@@ -52,10 +53,10 @@ def choose_game():
 @bp.route("/tables/new/<game_id>", methods=["GET", "POST"])
 def new_table(game_id):
     game = all_games().get(game_id) or abort(404)
-    shown = min(game.max_players, max(game.min_players, SHOWN_PLAYERS.get(game.id, game.min_players)))
+    shown = min(game.max_players, max(game.min_players, game.shown_players or game.min_players))
     form = table_form_class(game, shown)()
     if request.method == "GET":
-        form.stake.data = f"{game.default_stake / 100:.2f}" if game.id == "troggu" else "0.01"
+        form.stake.data = f"{game.default_stake // 100}.{game.default_stake % 100:02d}"
     if request.method == "POST":
         settings = form.check()
         if settings is not None:
@@ -68,23 +69,27 @@ def last_facts(hands) -> dict | None:
     return hands[-1].facts if hands else None
 
 
-def page(table, game, hands, form, status=200, message=None):
+def page(table, game, hands, form, status=200, message=None, preview=None, engine_error=None):
     """Render the table page: the new-hand form above the scoreboard."""
     return render_template("table.html", table=table, game=game, form=form, b=board.build(table, hands),
-                           last=store.last_change(table.id), message=message, undo_token=new_token()), status
+                           last=store.last_change(table.id), message=message, preview=preview,
+                           engine_error=engine_error), status
 
 
 @bp.get("/t/<table_id>")
 def show(table_id):
     table, game = load(table_id)
     hands = store.list_hands(table.id)
-    form = hand_forms.hand_form(game, table, last_facts(hands))
+    form = hand_form.new_form(game, table, last_facts(hands))
     form.token.data = new_token()
     return page(table, game, hands, form)
 
 
-def count_cards(form, game, table) -> None:
-    """Fill the points from class counts (the counting aid); messages at the counts if they're wrong."""
+def count_cards(form, game, table) -> dict | None:
+    """Fill the points from tapped cards or class counts (the counting aid); return the preview, if any.
+
+    Messages go to the counts if they're wrong; a hand complete after the count is previewed.
+    """
     rules = resolve_rules(game, table.rules)
     sizes = class_sizes(game, rules)
     counts = {}
@@ -93,24 +98,23 @@ def count_cards(form, game, table) -> None:
         if text:
             counts[c] = whole_text(form, text, sizes[c], c)
     if form.count_of.errors:
-        return  # a count is wrong: say so rather than count it as 0
+        return None  # a count is wrong: say so rather than count it as 0
     target = form.count_of.data
     if not target or target not in dict(form.count_of.choices):
         fail(form.count_of, _("Choose whose cards you counted."))
-        return
+        return None
     ticked = request.form.getlist("card")  # tapped cards win over class counts
     try:
         pile = parse_pile(ticked, game.deck, game.name) if ticked else cards_for_classes(game, counts, rules)
         count = count_pile(game, pile, rules)
-    except (ScoreError, TypeError) as e:
-        fail(form.count_of, e.render(_) if isinstance(e, ScoreError) else str(e))
-        return
-    hand_forms.fill_count(form, game, target, count)
-    facts = hand_forms.facts(form, game, table)  # preview the hand if it's now complete; no nagging if not
+    except ScoreError as e:
+        fail(form.count_of, e.render(_))
+        return None
+    hand_form.fill_count(form, target, count)
+    facts = hand_form.read(form)  # preview the hand if it's now complete; no nagging if not
     for field in form:
         field.errors = []
-    if facts is not None:
-        form.preview = board.preview(table, facts)
+    return board.preview(table, facts) if facts is not None else None
 
 
 def whole_text(form, text, high, name):
@@ -121,16 +125,16 @@ def whole_text(form, text, high, name):
     return n
 
 
-def check_hand(form, game, table):
-    """Return (facts, engine result) from a posted form, or (None, None) with messages kept on the form."""
-    facts = hand_forms.facts(form, game, table)
+def check_hand(form, table):
+    """Return (facts, None) from a posted form, or (None, the engine's sentence) with messages kept on the form."""
+    facts = hand_form.read(form)
     if facts is None:
         return None, None
     try:
-        return facts, board.score(table, facts)
+        board.score(table, facts)
     except ScoreError as e:
-        form.engine_error = e.render(_)
-        return None, None
+        return None, e.render(_)
+    return facts, None
 
 
 def form_only():
@@ -141,26 +145,26 @@ def form_only():
 @bp.post("/t/<table_id>/hands")
 def add(table_id):
     table, game = load(table_id)
-    last = store.last_hand(table.id)
-    form = hand_forms.hand_form(game, table, last.facts if last else None, formdata=request.form)
+    form = hand_form.posted_form(game, table, request.form)
+    preview = engine_error = None
     if request.form.get("action") == "count":
-        count_cards(form, game, table)
+        preview = count_cards(form, game, table)
     else:
-        facts, _result = check_hand(form, game, table)
+        facts, engine_error = check_hand(form, table)
         if facts is not None:
             store.add_hand(table.id, facts, form.token.data or None)
             return redirect(url_for("tables.show", table_id=table.id), 303)
     if form_only():
-        return render_template("_hand_form.html", table=table, game=game, form=form, number=None)
-    return page(table, game, store.list_hands(table.id), form)
+        return render_template("_hand_form.html", table=table, game=game, form=form, number=None,
+                               preview=preview, engine_error=engine_error)
+    return page(table, game, store.list_hands(table.id), form, preview=preview, engine_error=engine_error)
 
 
 @bp.post("/t/<table_id>/preview")
 def preview(table_id):
     table, game = load(table_id)
-    form = hand_forms.hand_form(game, table, None, formdata=request.form)
-    facts = hand_forms.facts(form, game, table)
-    return render_template("_preview.html", p=board.preview(table, facts) if facts is not None else {})
+    facts = hand_form.read(hand_form.posted_form(game, table, request.form))
+    return render_template("_preview.html", preview=board.preview(table, facts) if facts is not None else None)
 
 
 @bp.route(f"/t/<table_id>/hands/{HAND}", methods=["GET", "POST"])
@@ -170,17 +174,17 @@ def edit(table_id, number):
         hand = store.get_hand(table.id, number)
     except store.NotFound:
         live.hand_gone(number)
-    message = None
+    message = preview = engine_error = None
     if request.method == "GET":
-        form = hand_forms.hand_form(game, table, None, facts=hand.facts)
+        form = hand_form.edit_form(game, table, hand.facts)
         form.token.data, form.version.data = new_token(), str(hand.version)
-        form.preview = board.preview(table, hand.facts)
+        preview = board.preview(table, hand.facts)
     else:
-        form = hand_forms.hand_form(game, table, None, formdata=request.form)
+        form = hand_form.posted_form(game, table, request.form)
         if request.form.get("action") == "count":
-            count_cards(form, game, table)
+            preview = count_cards(form, game, table)
         else:
-            facts, _result = check_hand(form, game, table)
+            facts, engine_error = check_hand(form, table)
             version = digits(form.version.data)
             if facts is not None:
                 try:
@@ -192,10 +196,10 @@ def edit(table_id, number):
                     form.version.data = str(e.hand.version)
                     message = _("This hand was changed meanwhile (now: %(summary)s). Save again to replace it "
                                 "with what you see here.", summary=board.summary(table, e.hand.facts))
+    context = dict(table=table, game=game, form=form, number=number, preview=preview, engine_error=engine_error)
     if form_only():
-        return render_template("_hand_form.html", table=table, game=game, form=form, number=number)
-    return render_template("table_edit.html", table=table, game=game, form=form, number=number,
-                           message=message)
+        return render_template("_hand_form.html", **context)
+    return render_template("table_edit.html", message=message, **context)
 
 
 @bp.post(f"/t/<table_id>/hands/{HAND}/delete")

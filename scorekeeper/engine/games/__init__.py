@@ -6,13 +6,12 @@ and OpenSpiel's games); adding a game is one file and one line in GAMES.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Callable
 
 from .. import cards as C
 from ..counting import Count, direct_sum, in_groups, in_halves
 from ..errors import BadHand, BadRequest, TooManyCards, UnknownGame, UnknownPlayer
-from ..text import Line, line
+from ..text import N_, Line, line
 
 
 @dataclass(frozen=True)
@@ -36,6 +35,11 @@ class Result:
 
 @dataclass(frozen=True)
 class Game:
+    """A game: its deck and values, house rules, how a hand is entered and scored, its card names.
+
+    Everything a page or the API needs to know of one game is here; no `if game.id == ...` elsewhere.
+    """
+
     id: str
     name: str
     min_players: int
@@ -43,15 +47,52 @@ class Game:
     deck: tuple[str, ...]
     counting: str  # "sum", "groups", "halves" or "tricks"
     values: Callable[[dict], dict]  # rules -> {card: nominal value}
+    score: Callable  # score(players, hand, rules) -> Result
+    entry: Callable  # entry(players, rules, last facts or None) -> entry.Entry
+    to_facts: Callable  # to_facts(values read from the form, players, rules) -> the hand's facts
+    from_facts: Callable  # from_facts(facts, players, rules) -> the form's values
+    summary: Callable  # summary(facts) -> Line: a hand in a few words for the history
+    naming: object  # naming.Naming, or a function of the rules that returns one
     options: dict[str, Option] = field(default_factory=dict)
     group_size: int | None = None
     two_sided: bool = False
     pile_warnings: Callable[[list, dict], list] = lambda cards, rules: []
-    score: Callable | None = None  # score(players, hand, rules) -> Result
     oudlers: frozenset = frozenset()
-    total: int | None = None  # the deck's points, summed over the piles of a real hand (RULES.md §0.3)
-    default_stake: int = 1
+    total: int | None = None  # the deck's points, summed over the piles of a real hand (docs/rules.md §0.3)
+    default_stake: int = 1  # money per unit, in the currency's minor unit
     unit: str = "point"
+    unit_label: str = N_("Points")  # the scoreboard's column of units
+    stake_label: str = N_("Stake per point")
+    stake_hint: str = N_("Money per point of the game's score.")
+    deals_per_game: int = 0  # hands that make one game, where the rules count games (Troccas 4, 1659 3)
+    deals_label: str = ""  # a whole game of them in words: "4 deals", "3 rounds"
+    shown_players: int | None = None  # name fields shown before "more players" when opening a table
+    samples: tuple = ()  # piles counted on the rules page
+    samples_combine: bool = False  # the sample piles also make one real pile together
+    example: Callable | None = None  # example(game) -> Example: the hand the rules page settles
+    zero_sum: Callable[[dict, int], bool] = lambda rules, n: True  # must the scores sum to zero?
+
+    def players_allowed(self, rules: dict) -> range:
+        """Return the player counts this table's house rules allow."""
+        return range(rules.get("min_players", self.min_players), self.max_players + 1)
+
+
+@dataclass(frozen=True)
+class Example:
+    """A hand the rules page settles: the facts, the stake, and what each player gets.
+
+    `payouts` is the page's own arithmetic, checked against score() by the tests; `numbers` are the
+    figures the page's sentences quote.
+    """
+
+    players: list[str]
+    hand: dict
+    stake: int
+    payouts: dict[str, int]
+    numbers: dict = field(default_factory=dict)
+
+
+PLAYERS = ("Anna", "Beat", "Carla", "Dario", "Elsa", "Fritz", "Gret", "Hans")  # the examples' players
 
 
 def resolve_rules(game: Game, overrides: dict | None) -> dict:
@@ -102,33 +143,28 @@ def _count(game: Game, cards, values) -> Count:
     return in_halves(cards, values, game.oudlers)
 
 
-def deck_total(game: Game):
-    """Return the points of the whole deck, summed over a real hand's piles (None for trick games)."""
-    return game.total
-
-
 # Class counts: a quicker entry for a big pile (how many honours, kings, ... are in it).
 CLASSES = ("honours", "fool", "kings", "queens", "cavaliers", "jacks", "others")
 _RANK_CLASS = {"K": "kings", "Q": "queens", "C": "cavaliers", "J": "jacks"}
 
 
-def card_class(game: Game, card: str, rules: dict) -> str:
+def card_class(game: Game, card: str, rules: dict, values: dict | None = None) -> str:
     """Return the class a card is counted in: honours (5-point trumps), fool, kings, ..., others."""
     if card == C.FOOL:
         return "fool"
     rank = C.rank_of(card)
     if rank in _RANK_CLASS:
         return _RANK_CLASS[rank]
-    if card in game.oudlers or (C.is_trump(card) and game.values(rules)[card] == 5):
+    if card in game.oudlers or (C.is_trump(card) and (values or game.values(rules))[card] == 5):
         return "honours"
     return "others"
 
 
 def class_sizes(game: Game, rules: dict) -> dict[str, int]:
     """Return how many cards of each class the deck holds (the most a pile can have)."""
-    sizes = dict.fromkeys(CLASSES, 0)
+    sizes, values = dict.fromkeys(CLASSES, 0), game.values(rules)
     for card in game.deck:
-        sizes[card_class(game, card, rules)] += 1
+        sizes[card_class(game, card, rules, values)] += 1
     return sizes
 
 
@@ -144,9 +180,9 @@ def cards_for_classes(game: Game, counts: dict[str, int], rules: dict) -> list[s
             raise TooManyCards(line("The {game} deck has only {size} {name}.",
                                     game=line(game.name), size=sizes[name], name=name),
                                field=name)
-    pile, taken = [], dict.fromkeys(CLASSES, 0)
+    pile, taken, values = [], dict.fromkeys(CLASSES, 0), game.values(rules)
     for card in game.deck:
-        cls = card_class(game, card, rules)
+        cls = card_class(game, card, rules, values)
         if taken[cls] < counts.get(cls, 0):
             pile.append(card)
             taken[cls] += 1
@@ -166,11 +202,6 @@ def all_games() -> dict[str, Game]:
     """Return the registry, in the order games are offered."""
     from . import registry
     return registry.GAMES
-
-
-def half(x) -> Fraction:
-    """Return x as an exact Fraction (French Tarot points may be halves)."""
-    return Fraction(x)
 
 
 # Shared checks for score(players, hand, rules); each raises with a sentence a player understands.

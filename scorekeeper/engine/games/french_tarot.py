@@ -7,8 +7,10 @@ import math
 
 from .. import cards as C
 from ..errors import BadHand, BadRequest
+from ..naming import Naming
 from ..text import N_, fmt_points, line
-from . import Game, Option, Result, check_players, hand_fields, one_of, pile_of, seat
+from ..entry import Count, Entry, Group, Number, PerSeat, Pick, Ticks, seats
+from . import PLAYERS, Example, Game, Option, Result, resolve_rules, check_players, hand_fields, one_of, pile_of, seat
 
 DECK = C.DECK_78
 OUDLERS = frozenset({"T1", "T21", C.FOOL})
@@ -28,6 +30,18 @@ CHELEM = {"announced_made": 400, "unannounced_made": 200, "announced_failed": -2
 CHELEM_WORDS = ("announced_made", "unannounced_made", "announced_failed", "defence_made")
 MISERE_GAIN, MISERE_LOSS = 30, 10  # french-tarot-wikipedia.txt: "gives the declarer 30 points and subtracts 10"
 FIELDS = ("taker", "contract", "partner", "points", "oudlers", "cards", "petit_au_bout", "poignees", "chelem", "misere")
+
+# french-tarot-wikipedia.txt: "Excuse R D C V 10–1", le Petit, the 21; the French suits.
+NAMING = Naming(
+    fool="Excuse",
+    trumps={1: "Petit", 21: "21"},
+    suits={"SW": "Pique", "BA": "Trèfle", "CU": "Cœur", "CO": "Carreau"},
+    suit_marks={"SW": "♠", "BA": "♣", "CU": "♥", "CO": "♦"},
+    courts={"K": "R", "Q": "D", "C": "C", "J": "V"},
+    roman=False,
+    round_ace_high=False,
+    legend=line("R king (roi), D queen (dame), C knight (cavalier), V jack (valet)."),
+)
 
 OPTIONS = {
     "poignee_bonus": Option([20, 30, 40], N_("Poignée bonus for single, double, triple: FFT 20/30/40; the Wikipedia text 20/40/60.")),
@@ -362,8 +376,129 @@ def _round10(x: int) -> int:
     return q if x >= 0 else -q
 
 
+# ---- the rules page: sample piles and a worked example ----
+
+# Four oudler/king pairs and two more pairs: FFT pair counting (french-tarot-wikipedia.txt).
+SAMPLES = [["T21", "T7", "SW-K", "CU-3", "FOOL", "BA-10", "CO-Q", "CO-9", "CO-J", "CO-8"]]
+
+
+def example(game: Game) -> Example:
+    """Return the hand the rules page settles, with the page's own arithmetic."""
+    # french-tarot-wikipedia.txt: garde sans won by 12 with a single poignée, ((25 + 12) × 4) + 20 = 168.
+    rules = resolve_rules(game, None)
+    players = list(PLAYERS[:4])
+    oudlers, points = 2, 53
+    threshold = THRESHOLDS[oudlers]
+    margin = points - threshold
+    multiplier = MULTIPLIERS["garde_sans"]
+    bonus = rules["poignee_bonus"][0]
+    unit = (BASE + margin) * multiplier + bonus
+    payouts = {p: -unit for p in players[1:]}
+    payouts[players[0]] = unit * (len(players) - 1)
+    multipliers = {**MULTIPLIERS, "garde_contre": rules["garde_contre_multiplier"]}
+    numbers = {"taker": players[0], "points": points, "oudlers": oudlers, "threshold": threshold,
+               "margin": margin, "multiplier": multiplier, "bonus": bonus, "unit": unit, "base": BASE,
+               "gain": payouts[players[0]], "thresholds": sorted(THRESHOLDS.items()),
+               "contracts": [(CONTRACTS[c], multipliers[c]) for c in CONTRACTS],
+               "poignee": rules["poignee_bonus"], "poignee_trumps": POIGNEE_TRUMPS,
+               "poignee_5p": rules["poignee_thresholds_5p"], "petit": PETIT_AU_BOUT,
+               "chelem": CHELEM, "defence_chelem": rules["defence_chelem_bonus"],
+               "deal": [(n, (len(game.deck) - chien) // n, chien) for n, chien in sorted(CHIEN.items())],
+               # 3 players, prise, 2 oudlers: 40.5 against 41 loses by 1 (FFT, via normandie-tarot.org).
+               "half_threshold": THRESHOLDS[2], "half_points": THRESHOLDS[2] - Fraction(1, 2),
+               "half_unit": BASE + 1}
+    hand = {"taker": players[0], "contract": "garde_sans", "points": points, "oudlers": oudlers,
+            "poignees": [{"player": players[0], "size": "single"}]}
+    return Example(players, hand, 1, payouts, numbers)
+
+
+# ---- how a hand is entered (engine/entry.py) ----
+
+CONTRACT_WORDS = {"prise": line("Prise"), "garde": line("Garde"), "garde_sans": line("Garde sans"),
+                  "garde_contre": line("Garde contre")}
+SIDE_WORDS = (("attack", line("Attack")), ("defence", line("Defence")))
+CHELEM_CHOICES = (("announced_made", line("Announced, made")), ("announced_failed", line("Announced, failed")),
+                  ("unannounced_made", line("Not announced, made")), ("defence_made", line("Defence took every trick")))
+POIGNEE_CHOICES = (("single", line("Single")), ("double", line("Double")), ("triple", line("Triple")))
+
+
+def entry(players: list[str], rules: dict, last: dict | None) -> Entry:
+    """Declare the French Tarot hand form; the contract follows the last hand's (the table's habit)."""
+    contracts = {c: w for c, w in CONTRACT_WORDS.items() if c != "prise" or rules["prise_allowed"]}
+    contract = (last or {}).get("contract", "prise")
+    if contract not in contracts:
+        contract = next(iter(contracts))  # a table without Prise starts at Garde
+    fields = [Pick("taker", line("Taker"), seats(players), style="people", required=line("Choose the taker.")),
+              Pick("contract", line("Contract"), tuple(contracts.items()), default=contract, style="contract")]
+    if len(players) == 5:
+        fields.append(Pick("partner", line("Partner (called king)"), seats(players), blank=line("Alone"),
+                           style="people"))
+    bonuses = [PerSeat((Pick("pg", line("Poignée shown by {name}"), POIGNEE_CHOICES, blank=line("No poignée")),)),
+               Pick("chelem", line("Chelem"), CHELEM_CHOICES, blank=line("No"))]
+    if rules["misere"]:  # a house rule (docs/rules.md §6), off by default
+        bonuses.append(Ticks("misere", line("Misère declared by"), seats(players)))
+    fields += [
+        Group((Group((Pick("side", line("Points of"), SIDE_WORDS, default="attack"),
+                      Number("points", line("Points"), 0, TOTAL, what=line("points"), halves=True, style="points")),
+                     style="points-row"),
+               Pick("oudlers", line("Oudlers of that side"), tuple((str(n), str(n)) for n in range(4)),
+                    required=line("Choose how many oudlers that side has."), style="oudlers")),
+              hint=line("Of 91. Type either side's points and oudlers: the other side has the rest.")),
+        Pick("petit_au_bout", line("Petit au bout"), SIDE_WORDS, blank=line("No")),
+        Group(tuple(bonuses), line("Poignée, chelem"), folded=True, style="bonuses")]
+    return Entry(tuple(fields), counts=(
+        Count("attack", line("Attack"), "points", {"side": "attack"}, oudlers="oudlers"),
+        Count("defence", line("Defence"), "points", {"side": "defence"}, oudlers="oudlers")))
+
+
+def to_facts(v: dict, players: list[str], rules: dict) -> dict:
+    """Return the hand's facts from the form's values; the defence's points and oudlers give the attack's."""
+    points, oudlers = v["points"], int(v["oudlers"])
+    if v["side"] == "defence":
+        points, oudlers = TOTAL - points, 3 - oudlers
+    facts = {"taker": v["taker"], "contract": v["contract"],
+             "points": points.numerator if points.denominator == 1 else float(points),  # JSON: 40.5 is exact
+             "oudlers": oudlers, "petit_au_bout": v["petit_au_bout"],
+             "poignees": [{"player": p, "size": size} for p, size in v["pg"].items() if size],
+             "chelem": v["chelem"]}
+    if "partner" in v:
+        facts["partner"] = v["partner"]
+    if v.get("misere"):
+        facts["misere"] = v["misere"]
+    return facts
+
+
+def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
+    """Return the form's values for a stored hand (the attack's side)."""
+    return {"taker": facts.get("taker"), "contract": facts.get("contract"), "partner": facts.get("partner"),
+            "side": "attack", "points": facts.get("points"), "oudlers": facts.get("oudlers"),
+            "petit_au_bout": facts.get("petit_au_bout"), "chelem": facts.get("chelem"),
+            "pg": {pg["player"]: pg["size"] for pg in facts.get("poignees") or []},
+            "misere": list(facts.get("misere") or [])}
+
+
+def summary(f: dict):
+    """Say a hand in a few words: "Anna: Garde, 53 points, 2 oudlers · petit au bout"."""
+    text = line("{player}: {contract}, {points} points, {oudlers} oudlers", player=f.get("taker"),
+                contract=CONTRACT_WORDS.get(f.get("contract"), f.get("contract")), points=f.get("points"),
+                oudlers=f.get("oudlers"))
+    if f.get("partner") and f.get("partner") != f.get("taker"):
+        text = line("{hand} with {partner}", hand=text, partner=f["partner"])
+    for key, word in (("petit_au_bout", line("petit au bout")), ("poignees", line("poignée")),
+                      ("chelem", line("chelem"))):
+        if f.get(key):
+            text = line("{hand} · {more}", hand=text, more=word)
+    return text
+
+
+def zero_sum(rules: dict, n_players: int) -> bool:
+    """Say whether the scores sum to zero: a misère's +30/−10 does not at 3 or 5 players."""
+    return not (rules["misere"] and n_players in (3, 5))
+
+
 GAME = Game(
     id="french_tarot", name=N_("French Tarot"), min_players=3, max_players=5, deck=DECK, counting="halves",
     values=values, total=TOTAL, options=OPTIONS, two_sided=True, oudlers=OUDLERS, pile_warnings=pile_warnings,
-    score=score,
+    score=score, entry=entry, to_facts=to_facts, from_facts=from_facts, summary=summary, naming=NAMING,
+    zero_sum=zero_sum, shown_players=4, samples=SAMPLES, example=example,
 )

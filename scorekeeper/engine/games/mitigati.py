@@ -4,8 +4,11 @@ from __future__ import annotations
 from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
 from ..text import N_, line
-from . import Game, Option, Result, check_players, hand_fields, seat
-from .piles import baseline_scores, per_player, read_piles, signed
+from . import Example, Game, Option, Result, check_players, hand_fields, resolve_rules, seat
+from ..entry import Entry, Group, Number, PerSeat, Pick, Ticks
+from ..naming import ITALIAN, card_name
+from .piles import (baseline_example, baseline_scores, per_player, piles_counts, piles_summary, read_piles,
+                    signed)
 
 DECK = C.DECK_78
 TOTAL = 129
@@ -156,7 +159,99 @@ def bid_score(players, hand, rules):
     return Result(points=points, scores=dict(bids), explanation=tuple(explanation))
 
 
+# ---- the rules page: sample piles and a worked example ----
+
+SAMPLES = [["T20", "T1", "FOOL", "SW-K", "T21", "CU-3"]]
+
+
+def example(game: Game) -> Example:
+    """Return the hand the rules page settles, with the page's own arithmetic."""
+    example = baseline_example(game, [38, 50, 41], BASELINE)  # Phil: "a score of 38 should be converted to -5"
+    rules = resolve_rules(game, None)
+    # Rufus: four kings with two more honours, 20 + 5 + 5 = 30 from each player.
+    shown = ["SW-K", "BA-K", "CU-K", "CO-K", "T1", rules["honour_trump"]]
+    declarer = example.players[1]
+    value = 20 + 5 + 5
+    payouts = {p: v - value for p, v in example.payouts.items()}
+    payouts[declarer] = example.payouts[declarer] + value * (len(example.players) - 1)
+    numbers = {**example.numbers, "declarer": declarer, "shown": shown, "value": value,
+               "gain": value * (len(example.players) - 1),
+               "final": [(p, example.payouts[p], payouts[p]) for p in example.players]}
+    hand = {**example.hand, "declarations": {declarer: shown}}
+    return Example(example.players, hand, 1, payouts, numbers)
+
+
+# ---- how a hand is entered (engine/entry.py) ----
+
+def honours(rules: dict) -> list[str]:
+    """Return the honours a player can show: the kings, the Bagatto, the honour trump, the Fool."""
+    return ["SW-K", "BA-K", "CU-K", "CO-K", "T1", rules["honour_trump"], C.FOOL]
+
+
+def entry(players: list[str], rules: dict, last: dict | None) -> Entry:
+    """Declare the Mitigati hand form: card points and declarations, or a hand settled by bids."""
+    shown = tuple((c, card_name(GAME, c, rules)) for c in honours(rules))
+    return Entry(
+        (Pick("mode", line("This hand was"), (("played", line("Played")), ("bids", line("Settled by bids"))),
+              default="played", style="contract"),
+         Group((PerSeat((Number("pp", None, 0, TOTAL, what=line("points")),), fill_from=TOTAL),),
+               line("Each player's card points (leave one empty: it is worked out from 129)"),
+               unless=("mode", "bids"), style="per-player"),
+         Group((PerSeat((Ticks("hon", line("Honours shown by {name}"), shown),
+                         Number("tr", line("Trumps shown by {name} (10 or more)"), 0, 21, what=line("trumps"),
+                                optional=True))),),
+               line("Declarations"), unless=("mode", "bids"), folded=True, style="bonuses"),
+         Group((PerSeat((Number("bid", None, -TOTAL, TOTAL, what=line("bid")),), fill_from=0),),
+               line("Each player's bid, above or below 43 (they sum to zero; leave one empty)"),
+               when=("mode", "bids"), style="per-player")),
+        counts=piles_counts(players, {"mode": "played"}))
+
+
+def to_facts(v: dict, players: list[str], rules: dict) -> dict:
+    """Return the facts: every player's points and declarations (ten trumps or more), or the bids."""
+    if v["mode"] == "bids":
+        return {"bids": v["bid"]}
+    declarations = {}
+    for p in players:
+        shown, trumps = v["hon"][p], v["tr"][p] or 0
+        if trumps >= 10:  # the trumps themselves don't matter, only how many: the lowest not shown as honours
+            low = [f"T{n}" for n in range(2, 22) if f"T{n}" not in shown]
+            shown = shown + low[:max(0, trumps - sum(1 for c in shown if C.is_trump(c)))]
+        if shown:
+            declarations[p] = shown
+    facts = {"points": v["pp"]}
+    if declarations:
+        facts["declarations"] = declarations
+    return facts
+
+
+def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
+    """Return the form's values for a stored hand."""
+    if "bids" in facts:
+        return {"mode": "bids", "bid": facts["bids"]}
+    hon, tr = {}, {}
+    for p in players:
+        cards = (facts.get("declarations") or {}).get(p, [])
+        trumps = [c for c in cards if C.is_trump(c)]
+        hon[p] = [c for c in honours(rules) if c in cards]
+        tr[p] = len(trumps) if len(trumps) >= 10 else None
+    return {"mode": "played", "pp": facts.get("points") or {}, "hon": hon, "tr": tr}
+
+
+def summary(f: dict):
+    """Say a hand in a few words: each player's points, or the bids."""
+    if "bids" in f:
+        return line("Bids: {bids}", bids=" · ".join(f"{p} {v:+d}" for p, v in f["bids"].items()))
+    return piles_summary(f)
+
+
+def zero_sum(rules: dict, n_players: int) -> bool:
+    """Say whether the scores sum to zero: not when declarations are added to the declarer only."""
+    return rules["declarations_paid"] != "flat"
+
+
 GAME = Game(
     id="mitigati", name=N_("Mitigati"), min_players=3, max_players=3, deck=DECK, counting="sum",
-    values=values, total=TOTAL, options=OPTIONS, score=score,
+    values=values, total=TOTAL, options=OPTIONS, score=score, entry=entry, to_facts=to_facts,
+    from_facts=from_facts, summary=summary, naming=ITALIAN, zero_sum=zero_sum, samples=SAMPLES, example=example,
 )

@@ -8,7 +8,8 @@ from __future__ import annotations
 from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
 from ..text import Line, line
-from . import Game, count_pile, one_of, seat
+from ..entry import Count, Entry, Group, Number, PerSeat
+from . import PLAYERS, Example, Game, count_pile, one_of, seat
 
 
 def signed(n) -> str:
@@ -55,7 +56,7 @@ def read_piles(game: Game, players: list[str], hand: dict, rules: dict, fool_alo
             points[p] = n
         total = sum(points.values())
         if total not in (game.total, other_total):
-            if game.id == "scarto" and total == game.total - 1:
+            if fool_alone and total == game.total - 1:  # Scarto: its Matto is never exchanged
                 raise BadHand(line("The points add up to {total}, but the {game} deck is worth {deck_total}: one of"
                                    " them is wrong. 77 is what an exchanged Matto gives: in Scarto its owner keeps it"
                                    " and counts it alone as 4, which makes 78.",
@@ -117,3 +118,48 @@ def baseline_scores(players: list[str], points: dict, baseline: int, explanation
         explanation.append(line("{player}: {points} − {baseline} = {score}.", player=p, points=points[p],
                                 baseline=baseline, score=signed(scores[p])))
     return scores
+
+
+def baseline_example(game: Game, piles: list[int], baseline: int) -> Example:
+    """Return a rules-page example: three players' points, each scored against the baseline."""
+    # italian-swiss-archive.txt: each player scores relative to the average (26 of 78, 43 of 129).
+    players = list(PLAYERS[:3])
+    points = dict(zip(players, piles))
+    payouts = {p: points[p] - baseline for p in players}
+    numbers = {"points": points, "baseline": baseline, "rows": [(p, points[p], payouts[p]) for p in players]}
+    return Example(players, {"points": points}, 1, payouts, numbers)
+
+
+# ---- how a hand is entered: every player's points, one left blank is worked out ----
+
+def piles_entry(total: int):
+    """Return the entry of a game scored by every player's card points (Scarto, 1659, Mitigati)."""
+    def entry(players: list[str], rules: dict, last: dict | None) -> Entry:
+        return Entry((_points(total),), counts=piles_counts(players))
+    return entry
+
+
+def _points(total: int) -> Group:
+    return Group((PerSeat((Number("pp", None, 0, total, what=line("points")),), fill_from=total),),
+                 line("Each player's card points (leave one empty: it is worked out from {total})", total=total),
+                 style="per-player")
+
+
+def piles_counts(players: list[str], sets: dict | None = None) -> tuple:
+    """Return the counting aid's targets: each player's pile fills that player's points."""
+    return tuple(Count(f"pp{i}", p, f"pp{i}", sets or {}) for i, p in enumerate(players))
+
+
+def piles_to_facts(v: dict, players: list[str], rules: dict) -> dict:
+    """Return the facts of a hand entered as every player's points."""
+    return {"points": v["pp"]}
+
+
+def piles_from_facts(facts: dict, players: list[str], rules: dict) -> dict:
+    """Return the form's values for a stored hand of every player's points."""
+    return {"pp": facts.get("points") or {}}
+
+
+def piles_summary(f: dict) -> str:
+    """Say a hand in a few words: "Anna 30 · Beat 20 · Carla 28"."""
+    return " · ".join(f"{p} {v}" for p, v in (f.get("points") or {}).items())

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..text import N_, line
-from . import Game, Option, Result, check_players, hand_fields
-from .piles import baseline_scores, read_piles
+from . import Example, Game, Option, Result, check_players, hand_fields
+from ..naming import ITALIAN
+from .piles import (baseline_example, baseline_scores, piles_entry, piles_from_facts, piles_summary,
+                    piles_to_facts, read_piles)
 
 DECK = C.DECK_78
 TOTAL = 78
@@ -55,7 +57,22 @@ def score(players, hand, rules):
     return Result(points=points, scores=scores, explanation=tuple(explanation), warnings=tuple(warnings))
 
 
+# ---- the rules page: sample piles and a worked example ----
+
+# The letter's groups of three (a king, 10 and 5; the Mage, a queen and another card), then low cards.
+SAMPLES = [["SW-K", "SW-10", "SW-5"], ["T1", "CU-Q", "BA-4"], ["T21", "T5", "CO-3"], ["SW-C", "CU-J"], ["FOOL"]]
+
+
+def example(game: Game) -> Example:
+    """Return the hand the rules page settles, with the page's own arithmetic."""
+    return baseline_example(game, [30, 20, 28], BASELINE)  # Phil: "a score of 30 should be converted to +4"
+
+
 GAME = Game(
     id="scarto", name=N_("Scarto / Tarocchi"), min_players=3, max_players=3, deck=DECK, counting="groups",
     group_size=3, values=values, total=TOTAL, options=OPTIONS, pile_warnings=pile_warnings, score=score,
+    entry=piles_entry(TOTAL), to_facts=piles_to_facts, from_facts=piles_from_facts, summary=piles_summary,
+    naming=ITALIAN, samples=SAMPLES, example=example,
+    # docs/rules.md §2: exchanged French-style the Matto leaves the deck at 77
+    zero_sum=lambda rules, n: rules["fool_exchange"] != "french",
 )

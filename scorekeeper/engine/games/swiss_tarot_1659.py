@@ -3,14 +3,26 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..errors import BadHand
+from ..naming import GENERIC_SUITS, ITALIAN_MARKS, Naming
 from ..text import N_, line
-from . import Game, Option, Result, check_players, hand_fields
+from . import Example, Game, Option, Result, check_players, hand_fields
+from .piles import baseline_example, piles_entry, piles_from_facts, piles_summary, piles_to_facts
 from .piles import baseline_scores, read_piles
 
 DECK = C.DECK_78
 HONOURS = {"T1", "T21"}  # the Magician and the World; with the Fool and the kings: 5
 TOTAL = 78
 BASELINE = 26
+
+# italian-swiss-archive.txt, Swiss Tarot (Maison académique 1659): Le Monde, Le Basteleur, Le Fou;
+# King, Queen, Cavalier, Jack; Swords, Batons, Cups, Coins.
+NAMING = Naming(
+    fool="Le Fou",
+    trumps={1: "Le Basteleur", 21: "Le Monde"},
+    suits=GENERIC_SUITS,
+    suit_marks=ITALIAN_MARKS,
+    courts={"K": "K", "Q": "Q", "C": "C", "J": "J"},
+)
 
 OPTIONS = {
     "unexchanged_fool": Option("winner", "When the Fool's player takes no trick and can't exchange it: it stays in the"
@@ -51,8 +63,23 @@ def score(players, hand, rules):
     return Result(points=points, scores=scores, explanation=tuple(explanation), warnings=tuple(warnings))
 
 
+# ---- the rules page: sample piles and a worked example ----
+
+# Dummett's two tricks (italian-swiss-archive.txt, Swiss Tarot): 3 + 4 + 5 − 2 and 5 + 5 − 1.
+SAMPLES = [["SW-C", "SW-Q", "FOOL"], ["T21", "T1", "T13"], ["T8", "CU-4", "BA-9"]]
+
+
+def example(game: Game) -> Example:
+    """Return the hand the rules page settles, with the page's own arithmetic."""
+    return baseline_example(game, [30, 24, 24], BASELINE)
+
+
 GAME = Game(
     id="swiss_tarot_1659", name=N_("Swiss Tarot 1659"), min_players=3, max_players=3, deck=DECK,
     counting="groups", group_size=3, values=values, total=TOTAL, options=OPTIONS, pile_warnings=pile_warnings,
-    score=score,
+    score=score, entry=piles_entry(TOTAL), to_facts=piles_to_facts, from_facts=piles_from_facts,
+    summary=piles_summary, naming=NAMING, deals_per_game=3, deals_label=N_("3 rounds"), samples=SAMPLES,
+    samples_combine=True, example=example,
+    # docs/rules.md §4: a Fool kept by its owner makes the deck count 79
+    zero_sum=lambda rules, n: rules["unexchanged_fool"] != "owner",
 )

@@ -3,13 +3,28 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
+from ..naming import GENERIC_SUITS, ITALIAN_MARKS, Naming
 from ..text import N_, line
 from . import Game, Option, Result, check_players, hand_fields, seat
+from dataclasses import replace
+
+from ..entry import Entry, EntryError, Group, PerSeat, Pick, Ticks, seats
+from . import PLAYERS, Example, resolve_rules
 from .piles import signed
 
 DECK = C.DECK_78
 LA_MORT = "T13"
 TRICKS = 5  # five cards each, five tricks (italian-swiss-archive.txt)
+
+# italian-swiss-archive.txt, Triomphe Forcée: Le Fou, Le Basteleur, La Force (XI, or IX in Vievil's
+# deck: the force_trump option), La Mort (XIII).
+NAMING = Naming(
+    fool="Le Fou",
+    trumps={1: "Le Basteleur", 11: "La Force", 13: "La Mort"},
+    suits=GENERIC_SUITS,
+    suit_marks=ITALIAN_MARKS,
+    courts={"K": "K", "Q": "Q", "C": "C", "J": "J"},
+)
 
 OPTIONS = {
     "force_trump": Option("T11", "La Force is trump XI (most decks) or IX (Vievil's).", ("T11", "T9")),
@@ -118,7 +133,86 @@ def declarations_of(players: list[str], declared, rules: dict) -> dict[str, list
     return out
 
 
+# ---- the rules page: sample piles and a worked example ----
+
+SAMPLES = []
+
+
+def example(game: Game) -> Example:
+    """Return the hand the rules page settles, with the page's own arithmetic."""
+    # italian-swiss-archive.txt: Fool and Bateleur win one stake from the pot, La Force two; the rest
+    # goes to the most tricks, a tie to whoever reached that count first.
+    rules = resolve_rules(game, None)
+    players = list(PLAYERS[:5])
+    ante = 2
+    pot = ante * len(players)
+    claims = {players[0]: ante, players[1]: 2 * ante}
+    tricks = [players[2], players[3], players[2], players[3], players[4]]
+    rest = pot - sum(claims.values())
+    wins = dict(claims)
+    wins[players[2]] = rest  # Carla reaches two tricks at trick 3, Dario only at trick 4
+    payouts = {p: wins.get(p, 0) - ante for p in players}
+    numbers = {"ante": ante, "pot": pot, "rest": rest, "force": rules["force_trump"], "tricks": tricks,
+               "la_mort": LA_MORT, "n_tricks": TRICKS,
+               "rows": [(p, wins.get(p, 0), payouts[p]) for p in players]}
+    hand = {"la_mort": None, "declarations": {players[0]: ["FOOL"], players[1]: [rules["force_trump"]]},
+            "tricks": tricks}
+    return Example(players, hand, ante, payouts, numbers)
+
+
+# ---- how a hand is entered (engine/entry.py) ----
+
+def naming(rules: dict) -> Naming:
+    """Return the cards' names: La Force is XI, or IX under the house rule force_trump."""
+    force = int(rules.get("force_trump", "T11")[1:])
+    return replace(NAMING, trumps={**{n: v for n, v in NAMING.trumps.items() if v != "La Force"}, force: "La Force"})
+
+
+def entry(players: list[str], rules: dict, last: dict | None) -> Entry:
+    """Declare the Triomphe Forcée hand form: La Mort, the declarations, the five tricks' winners."""
+    force = rules["force_trump"]
+    shown = ((C.FOOL, line("Le Fou")), ("T1", line("Le Bateleur (I)")), (force, line("La Force ({n})", n=force[1:])))
+    return Entry((
+        Pick("la_mort", line("La Mort (XIII) was dealt to"), seats(players), blank=line("Nobody"), style="people"),
+        Group((PerSeat((Ticks("dc", None, shown),)),), line("Declared: Le Fou, Le Bateleur, La Force"),
+              style="per-player"),
+        Group(tuple(Pick(f"trick{t}", line("Trick {n}", n=t + 1), seats(players), style="people")
+                    for t in range(TRICKS)), style="tricks",
+              hint=line("Leave the tricks empty when the hand was not played (La Mort, or the pot was emptied)."))))
+
+
+def to_facts(v: dict, players: list[str], rules: dict) -> dict:
+    """Return the facts; the tricks only when some were entered (then every one of them)."""
+    facts = {"la_mort": v["la_mort"], "declarations": {p: cards for p, cards in v["dc"].items() if cards}}
+    tricks = [v[f"trick{t}"] for t in range(TRICKS)]
+    if v["la_mort"] is None and any(tricks):
+        missing = {f"trick{t}": line("Choose who won this trick.") for t, w in enumerate(tricks) if w is None}
+        if missing:
+            raise EntryError(missing)
+        facts["tricks"] = tricks
+    return facts
+
+
+def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
+    """Return the form's values for a stored hand."""
+    values = {"la_mort": facts.get("la_mort"), "dc": facts.get("declarations") or {}}
+    for t, winner in enumerate(facts.get("tricks") or []):
+        values[f"trick{t}"] = winner
+    return values
+
+
+def summary(f: dict):
+    """Say a hand in a few words: who had La Mort, or who won the tricks."""
+    if f.get("la_mort"):
+        return line("La Mort: {player}", player=f["la_mort"])
+    if f.get("tricks"):
+        return line("Tricks: {winners}", winners=", ".join(f["tricks"]))
+    return line("Not played")
+
+
 GAME = Game(
     id="triomphe_forcee", name=N_("Triomphe Forcée"), min_players=4, max_players=10, deck=DECK,
-    counting="tricks", values=values, options=OPTIONS, unit="ante", score=score,
+    counting="tricks", values=values, options=OPTIONS, unit="ante", score=score, entry=entry, to_facts=to_facts,
+    from_facts=from_facts, summary=summary, naming=naming, unit_label=N_("Antes"), shown_players=5,
+    example=example,
 )

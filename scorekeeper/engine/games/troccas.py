@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..errors import BadHand, BadRequest
+from ..naming import ITALIAN_MARKS, Naming
 from ..text import N_, line
-from . import Game, Option, Result, check_players, hand_fields, one_of, pile_of, seat, whole_points
+from ..entry import Count, Entry, EntryError, Group, Number, Pick, seats
+from . import PLAYERS, Example, Game, Option, Result, check_players, hand_fields, one_of, pile_of, seat, whole_points
 from .piles import signed
 
 DECK = C.DECK_78
@@ -12,6 +14,21 @@ HONOURS = {"T1", "T21"}  # il bagat, il mund; with il narr and the kings: 5 (tro
 TOTAL = 72
 BASELINE = 36
 SCART = 2  # the dealer discards 2 cards that count for his team (troccas-wikipedia.txt)
+
+# troccas-wikipedia.txt: the Romansh names of the trumps (the first one the source gives) and
+# "the excuse [il narr]". The sources give no Romansh suit names: the SCA text (italian-swiss-archive.txt)
+# calls the suits sword, stick, cup and rose and the court cards king, queen, knight, valet.
+NAMING = Naming(
+    fool="il narr",
+    trumps={1: "il bagat", 2: "la gaglina", 3: "l'imperatura", 4: "igl imperatur", 5: "il da Cuoz",
+            6: "ils inamurai", 7: "il carr", 8: "la giustia", 9: "il pader", 10: "la roda",
+            11: "la forza", 12: "il pendiu", 13: "la mort", 14: "la tempronza", 15: "il giavel",
+            16: "la casa da Diu", 17: "las steilas", 18: "la glina", 19: "il sulegl", 20: "la dertgira",
+            21: "il mund"},
+    suits={"SW": line("Swords"), "BA": line("Sticks"), "CU": line("Cups"), "CO": line("Roses")},
+    suit_marks=ITALIAN_MARKS,
+    courts={"K": "K", "Q": "Q", "C": "C", "J": "V"},  # troccas-wikipedia.txt ranks "K, Q, C, V"
+)
 
 OPTIONS = {
     "all_tricks_take_scart": Option(True, "A team that takes every trick also gets the scart and the Fool, so it counts all 72."),
@@ -89,8 +106,69 @@ def score(players, hand, rules):
     return Result(points={"side": points, "opponents": TOTAL - points}, scores=scores, explanation=tuple(explanation), warnings=tuple(warnings))
 
 
+# ---- the rules page: sample piles and a worked example ----
+
+# The SCA Troccas text's groups of four, then the dealer's two odd cards (italian-swiss-archive.txt).
+SAMPLES = [["SW-K", "CU-Q", "BA-J", "CO-5"], ["T7", "CU-Q", "SW-C", "BA-6"], ["T2", "T3", "T4", "FOOL"], ["T21", "T1", "SW-Q", "CO-6"], ["SW-C", "CU-6"]]
+
+
+def example(game: Game) -> Example:
+    """Return the hand the rules page settles, with the page's own arithmetic."""
+    # troccas-wikipedia.txt: points over or below 36; RULES.md §1: each member is credited his team's score.
+    players = list(PLAYERS[:4])
+    baseline = BASELINE
+    team_points = 40
+    diff = team_points - baseline
+    payouts = {players[0]: diff, players[2]: diff, players[1]: -diff, players[3]: -diff}
+    numbers = {"points": team_points, "other": game.total - team_points, "baseline": baseline, "diff": diff,
+               "scart": SCART}
+    hand = {"teams": [[players[0], players[2]], [players[1], players[3]]], "side": players[0],
+            "points": team_points}
+    return Example(players, hand, 1, payouts, numbers)
+
+
+# ---- how a hand is entered (engine/entry.py) ----
+
+def entry(players: list[str], rules: dict, last: dict | None) -> Entry:
+    """Declare the Troccas hand form: the first player's partner (as last hand), either team's points."""
+    partner = players[2]
+    if last and last.get("teams"):
+        partner = next((t for team in last["teams"] if players[0] in team for t in team if t != players[0]), partner)
+    sides = (("first", line("{name}'s team", name=players[0])), ("other", line("The other team")))
+    return Entry(
+        (Pick("partner", line("{name} plays with", name=players[0]), seats(players[1:]), default=partner,
+              style="people"),
+         Group((Pick("side", line("Points of"), sides, default="first"),
+                Number("points", line("Points"), 0, TOTAL, what=line("points"), style="points")),
+               style="points-row", hint=line("Of 72. Type either team's points: the other team has the rest."))),
+        counts=tuple(Count(side, label, "points", {"side": side}) for side, label in sides))
+
+
+def to_facts(v: dict, players: list[str], rules: dict) -> dict:
+    """Return the facts: the two teams, whose points were typed, and the points."""
+    if v["partner"] is None:
+        raise EntryError({"partner": line("Choose the partner.")})
+    ours = [players[0], v["partner"]]
+    theirs = [p for p in players if p not in ours]
+    return {"teams": [ours, theirs], "side": ours[0] if v["side"] != "other" else theirs[0], "points": v["points"]}
+
+
+def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
+    """Return the form's values for a stored hand."""
+    team = next(t for t in facts["teams"] if players[0] in t)
+    return {"partner": next(p for p in team if p != players[0]),
+            "side": "first" if facts["side"] in team else "other", "points": facts["points"]}
+
+
+def summary(f: dict):
+    """Say a hand in a few words: "Anna & Carla: 40 points"."""
+    team = next((t for t in f.get("teams", []) if f.get("side") in t), [])
+    return line("{team}: {points} points", team=" & ".join(team), points=f.get("points"))
+
+
 GAME = Game(
     id="troccas", name=N_("Troccas"), min_players=4, max_players=4, deck=DECK, counting="groups",
     group_size=4, values=values, total=TOTAL, options=OPTIONS, two_sided=True, pile_warnings=pile_warnings,
-    score=score,
+    score=score, entry=entry, to_facts=to_facts, from_facts=from_facts, summary=summary, naming=NAMING,
+    deals_per_game=4, deals_label=N_("4 deals"), samples=SAMPLES, samples_combine=True, example=example,
 )

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
+from ..naming import ITALIAN_MARKS, Naming
 from ..text import N_, line
-from . import Game, Option, Result, check_players, count_pile, hand_fields, one_of, pile_of, seat, whole_points
+from ..entry import Count, Entry, EntryError, Group, Number, PerSeat, Pick, seats
+from . import PLAYERS, Example, Game, Option, Result, resolve_rules, check_players, count_pile, hand_fields, one_of, pile_of, seat, whole_points
 
 DECK = C.DECK_62
 HONOURS = {"T1", "T21"}  # with the Fool and the kings: 5 points (troggu-visp-de.txt)
@@ -17,6 +19,17 @@ PARTNER_TABLE = (7, 8)  # the Tappist may call a partner only at 7 or 8 players
 PARTNER_UNITS = 2  # troggu-visp-de.txt: "Der Partner des Tappisten bekommt oder bezahlt den doppelten Grundbetrag"
 FOOL_ALONE = 5  # a side without a trick can only hold the Fool kept back by "schgüsieru"
 SIDES = ("declarer", "opponents")
+
+# troggu-visp-de.txt: "Bagatt", "Der Zwänzger", "Der Munt", the Fool "Bättler"; suits Schwerter,
+# Stecken, Rosen, Coppe; court cards König, Königin, Ritter, Bube.
+NAMING = Naming(
+    fool="Bättler",
+    trumps={1: "Bagatt", 20: "Zwänzger", 21: "Munt"},
+    suits={"SW": "Schwerter", "BA": "Stecken", "CU": "Coppe", "CO": "Rosen"},
+    suit_marks=ITALIAN_MARKS,
+    courts={"K": "K", "Q": "Kö", "C": "R", "J": "B"},
+    court_names={"K": "König", "Q": "Königin", "C": "Ritter", "J": "Bube"},
+)
 
 OPTIONS = {
     "min_players": Option(3, "Fewest players at the table: 3 (the English rules, BGA) or 4 (the Visp sheet).", (3, 4)),
@@ -311,8 +324,112 @@ def _no_card_twice(piles, players):
         raise DuplicateCard(line("{twice} is in two players' piles; each card exists only once.", twice=', '.join(twice)), cards=twice)
 
 
+# ---- the rules page: sample piles and a worked example ----
+
+# A Tappist's discards and a few tricks: direct sum (troggu-visp-de.txt "Wert der Karten").
+SAMPLES = [["T21", "SW-K", "CU-Q", "BA-C", "CO-J", "T7", "SW-5", "CU-1"]]
+
+
+def example(game: Game) -> Example:
+    """Return the hand the rules page settles, with the page's own arithmetic."""
+    # troggu-visp-de.txt: 58 or more wins; the losers pay each winner the base (10 Rappen);
+    # under 30 points double, a Match triple; the partner at 7 or 8 players gets 2 bases.
+    rules = resolve_rules(game, None)
+    players = list(PLAYERS[:5])
+    tappist_points = 63
+    opponents_points = game.total - tappist_points
+    base = game.default_stake
+    each = base  # the opponents have 30 or more: single
+    payouts = {p: -each for p in players[1:]}
+    payouts[players[0]] = each * (len(players) - 1)
+    cards = len(game.deck)
+    tapps = {**TAPP, 4: rules["tapp_4p"]}
+    other_4p = [v for v in game.options["tapp_4p"].choices if v != rules["tapp_4p"]]
+    numbers = {"tappist": players[0], "points": tappist_points, "opponents": opponents_points,
+               "win": WIN, "half": DRAW, "low": LOW, "base": base,
+               "n_opponents": len(players) - 1, "each": each, "gain": payouts[players[0]],
+               "table": [(mult, base * mult, 2 * base * mult) for mult in (1, 2, 3)],
+               "deal": [(n, (cards - tapp) // n, tapp) for n, tapp in sorted(tapps.items())],
+               "deal_4p_other": [((cards - tapp) // 4, tapp) for tapp in other_4p],
+               "partner_units": PARTNER_UNITS, "partner_tables": PARTNER_TABLE,
+               # 7 players with a partner: 5 opponents pay 1 base each; partner 2, the Tappist the rest.
+               "seven": {"opponents": 5, "partner": PARTNER_UNITS * base,
+                         "tappist": (5 - PARTNER_UNITS) * base, "each": base},
+               "eight_tappist": 6 - PARTNER_UNITS}
+    hand = {"contract": "normal", "declarer": players[0], "declarer_points": tappist_points}
+    return Example(players, hand, base, payouts, numbers)
+
+
+# ---- how a hand is entered (engine/entry.py) ----
+
+CONTRACT_WORDS = {"normal": line("Normal"), "solo": line("Solo"), "misere": line("Misère")}
+SIDE_WORDS = (("declarer", line("Tappist's side")), ("opponents", line("Opponents")))
+
+
+def entry(players: list[str], rules: dict, last: dict | None) -> Entry:
+    """Declare the Troggu hand form: contract, Tappist, points of either side, Match; or misère piles."""
+    declared = [Pick("declarer", line("Tappist or soloist"), seats(players), style="people"),
+                Group((Pick("side", line("Points of"), SIDE_WORDS, default="declarer"),
+                       Number("points", line("Points"), 0, TOTAL, what=line("points"), style="points")),
+                      style="points-row", hint=line("Of 114. Type either side's points: the other side has the rest.")),
+                Pick("no_tricks", line("Took no trick (Match)"), SIDE_WORDS, blank=line("Both took tricks"))]
+    if len(players) in PARTNER_TABLE:
+        declared.insert(1, Pick("partner", line("Partner (holder of the called card)"), seats(players),
+                                blank=line("Alone"), style="people"))
+    return Entry(
+        # a misère is rare: the contract never defaults to it, nor to the last hand's
+        (Pick("contract", line("Contract"), tuple(CONTRACT_WORDS.items()), default="normal", style="contract"),
+         Group(tuple(declared), unless=("contract", "misere")),
+         Group((PerSeat((Number("mp", None, 0, TOTAL, what=line("points")),)),),
+               line("Each player's card points (the Tapp is not played)"), when=("contract", "misere"),
+               style="per-player")),
+        counts=(Count("declarer", line("Tappist's side"), "points", {"side": "declarer"}),
+                Count("opponents", line("Opponents"), "points", {"side": "opponents"}),
+                *(Count(f"mp{i}", p, f"mp{i}", {"contract": "misere"}) for i, p in enumerate(players))))
+
+
+def to_facts(v: dict, players: list[str], rules: dict) -> dict:
+    """Return the hand's facts from the form's values (either side's points give the declarer's)."""
+    if v["contract"] == "misere":
+        return {"contract": "misere", "misere_points": v["mp"]}
+    if v["declarer"] is None:
+        raise EntryError({"declarer": line("Choose the Tappist.") if v["contract"] == "normal"
+                          else line("Choose the soloist.")})
+    facts = {"contract": v["contract"], "declarer": v["declarer"],
+             "declarer_points": v["points"] if v["side"] != "opponents" else TOTAL - v["points"],
+             "no_tricks": v["no_tricks"]}
+    if "partner" in v:
+        facts["partner"] = v["partner"] if v["contract"] == "normal" else None
+    return facts
+
+
+def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
+    """Return the form's values for a stored hand."""
+    if facts["contract"] == "misere":
+        return {"contract": "misere", "mp": facts.get("misere_points") or {}}
+    return {"contract": facts["contract"], "declarer": facts.get("declarer"), "partner": facts.get("partner"),
+            "side": "declarer", "points": facts.get("declarer_points"), "no_tricks": facts.get("no_tricks")}
+
+
+def summary(f: dict):
+    """Say a hand in a few words: "Anna: Normal, 63 points with Beat · Match", or "Misère"."""
+    if f.get("contract") == "misere":
+        return line("Misère")
+    text = line("{player}: {contract}, {points} points", player=f.get("declarer"),
+                contract=CONTRACT_WORDS.get(f.get("contract"), f.get("contract")), points=f.get("declarer_points"))
+    if f.get("partner") and f.get("partner") != f.get("declarer"):
+        text = line("{hand} with {partner}", hand=text, partner=f["partner"])
+    if f.get("no_tricks"):
+        text = line("{hand} · Match", hand=text)
+    return text
+
+
 GAME = Game(
     id="troggu", name=N_("Troggu"), min_players=3, max_players=8, deck=DECK, counting="sum",
     values=values, total=TOTAL, options=OPTIONS, two_sided=True, default_stake=10, unit="Rappen",
-    score=score,
+    score=score, entry=entry, to_facts=to_facts, from_facts=from_facts, summary=summary, naming=NAMING,
+    stake_label=N_("Base stake"),
+    stake_hint=N_("Each loser pays each winner the base stake (10 Rappen on the Visp sheet); doubled under 30 "
+                  "points, tripled for a Match, doubled again for a solo."),
+    shown_players=5, samples=SAMPLES, example=example,
 )
