@@ -185,7 +185,7 @@ def test_one_hand_of_mitigati_with_a_declaration(page, live_server):
         page.fill(f"input[name=pp{i}]", str(p))
     page.get_by_text("Declarations").click()
     anna = group(page, "Honours shown by Anna")
-    for king in ("SW-K", "BA-K", "CU-K", "CO-K"):
+    for king in ("Re Spade", "Re Bastoni", "Re Coppe", "Re Denari"):  # named as Mitigati's players do, never codes
         anna.get_by_text(king, exact=True).click()
     save(page)
     # 50 - 43 = +7, plus four kings 20 from each other player (RULES.md §3.1): Anna 47, Ben -3 - 20, Cla -4 - 20
