@@ -1,4 +1,4 @@
-"""The counting half of the JSON API (API.md): games, count, every error code, never a 500."""
+"""The counting half of the JSON API (docs/api.md): games, count, every error code, never a 500."""
 from __future__ import annotations
 
 import json
@@ -28,12 +28,12 @@ def test_games_lists_every_game(client):
     assert [g["id"] for g in games] == ["troggu", "troccas", "french_tarot", "scarto", "mitigati",
                                         "swiss_tarot_1659", "triomphe_forcee"]
     by_id = {g["id"]: g for g in games}
-    # API.md: deck_total is the deck's points (null for Triomphe Forcée); RULES.md §0.3 totals.
+    # docs/api.md: deck_total is the deck's points (null for Triomphe Forcée); docs/rules.md §0.3 totals.
     assert {k: g["deck_total"] for k, g in by_id.items()} == {
         "troggu": 114, "troccas": 72, "french_tarot": 91, "scarto": 78, "mitigati": 129,
         "swiss_tarot_1659": 78, "triomphe_forcee": None}
     assert by_id["troggu"]["deck_size"] == 62 and by_id["troggu"]["players"] == {"min": 3, "max": 8}
-    # API.md's house-rule table: the counting options and their defaults.
+    # docs/api.md's house-rule table: the counting options and their defaults.
     assert by_id["scarto"]["rules"]["honour_trump"] == "T20"
     assert by_id["mitigati"]["rules"]["honour_trump"] == "T20"
     for g in games:
@@ -46,9 +46,9 @@ def test_one_game_has_deck_and_values(client, game):
     assert len(body["deck"]) == body["deck_size"] == len(set(body["deck"]))
     assert set(body["values"]) == set(body["deck"])
     if game == "french_tarot":
-        assert body["values"]["SW-K"] == 4.5 and body["values"]["T5"] == 0.5  # RULES.md §0.2
+        assert body["values"]["SW-K"] == 4.5 and body["values"]["T5"] == 0.5  # docs/rules.md §0.2
     else:
-        assert body["values"]["SW-K"] == 5 and body["values"]["SW-Q"] == 4  # RULES.md §0.2
+        assert body["values"]["SW-K"] == 5 and body["values"]["SW-Q"] == 4  # docs/rules.md §0.2
 
 
 def test_count_troccas(client):
@@ -63,13 +63,13 @@ def test_count_troccas(client):
 
 def test_count_french_halves_and_oudlers(client):
     body = post(client, {"game": "french_tarot", "cards": ["T21", "T2", "SW-K"]}).get_json()
-    # RULES.md §0.2: 4.5 + 0.5 + 4.5 = 9.5, one oudler; the rest 91 − 9.5 = 81.5.
+    # docs/rules.md §0.2: 4.5 + 0.5 + 4.5 = 9.5, one oudler; the rest 91 − 9.5 = 81.5.
     assert body["points"] == 9.5 and body["oudlers"] == 1 and body["rest"] == {"cards": 75, "points": 81.5}
     assert body["groups"] is None
 
 
 def test_count_rules_override(client):
-    # RULES.md §2: honour_trump T21 makes the World worth 5 (T21 + two low cards = 5).
+    # docs/rules.md §2: honour_trump T21 makes the World worth 5 (T21 + two low cards = 5).
     body = post(client, {"game": "scarto", "cards": ["T21", "T2", "T3"], "rules": {"honour_trump": "T21"}}).get_json()
     assert body["points"] == 5 and body["rest"] is None and "oudlers" not in body
     assert post(client, {"game": "scarto", "cards": ["T21", "T2", "T3"], "rules": None}).get_json()["points"] == 1
@@ -101,7 +101,7 @@ def test_duplicate_card(client):
 
 
 def test_not_in_deck(client):
-    # CARDS.md: Troggu drops 1–4 of swords and batons and 7–10 of cups and coins.
+    # docs/rules.md (card codes): Troggu drops 1–4 of swords and batons and 7–10 of cups and coins.
     e = error(post(client, {"game": "troggu", "cards": ["BA-4", "CO-7", "CO-6"]}), 400, "not_in_deck")
     assert e["cards"] == ["BA-4", "CO-7"]
 

@@ -1,4 +1,4 @@
-"""POST /api/v1/score (API.md): payouts, every error code, never a 500."""
+"""POST /api/v1/score (docs/api.md): payouts, every error code, never a 500."""
 import json
 
 import pytest
@@ -28,7 +28,7 @@ def test_troccas_through_the_api(client):
     r = post(client, TROCCAS)
     assert r.status_code == 200
     body = r.get_json()
-    # RULES.md §1: 37-35 gives +1, +1, -1, -1; stake defaults to 1
+    # docs/rules.md §1: 37-35 gives +1, +1, -1, -1; stake defaults to 1
     assert body["scores"] == {"Anna": 1, "Cla": 1, "Ben": -1, "Duri": -1}
     assert body["payouts"] == body["scores"]
     assert body["game"] == "troccas"
@@ -204,7 +204,7 @@ def test_spoiled_good_hands_never_a_500(client, body):
 
 
 def test_not_in_deck(client):
-    # CARDS.md: Troggu has no 1 of swords
+    # docs/rules.md (card codes): Troggu has no 1 of swords
     body = {"game": "troggu", "players": ["A", "B", "C", "D"],
             "hand": {"contract": "normal", "declarer": "A", "declarer_cards": ["SW-1"]}}
     assert error(post(client, body), 400, "not_in_deck")["cards"] == ["SW-1"]
@@ -214,4 +214,4 @@ def test_default_stake_is_10_for_troggu(client):
     body = {"game": "troggu", "players": ["A", "B", "C", "D"],
             "hand": {"contract": "normal", "declarer": "A", "declarer_points": 63}}
     data = post(client, body).get_json()
-    assert data["payouts"] == {p: 10 * s for p, s in data["scores"].items()}  # API.md: 10 Rappen
+    assert data["payouts"] == {p: 10 * s for p, s in data["scores"].items()}  # docs/api.md: 10 Rappen

@@ -5,13 +5,13 @@ from scorekeeper.engine.errors import DuplicateCard, NotInDeck, UnknownCard
 
 
 def test_deck_sizes():
-    # CARDS.md: 21 trumps + Fool + 4 suits × 14 = 78; Troggu drops 16 pips = 62.
+    # docs/rules.md (card codes): 21 trumps + Fool + 4 suits × 14 = 78; Troggu drops 16 pips = 62.
     assert len(C.DECK_78) == 78 and len(set(C.DECK_78)) == 78
     assert len(C.DECK_62) == 62
 
 
 def test_troggu_deck_holds_the_right_pips():
-    # RULES.md §5: long suits K Q C J 10 9 8 7 6 5; round suits K Q C J 1..6.
+    # docs/rules.md §5: long suits K Q C J 10 9 8 7 6 5; round suits K Q C J 1..6.
     for s in ("SW", "BA"):
         assert [c for c in C.DECK_62 if c.startswith(s)] == [f"{s}-{r}" for r in "K Q C J 10 9 8 7 6 5".split()]
     for s in ("CU", "CO"):

@@ -165,11 +165,11 @@ def scored(game, players, hand, rules):
 
 
 def zero_sum(game_id, rules, players) -> bool:
-    """Say whether the game's settlement must sum to zero under these rules (RULES.md §0.3)."""
+    """Say whether the game's settlement must sum to zero under these rules (docs/rules.md §0.3)."""
     if rules.get("declarations_paid") == "flat":
         return False
     if rules.get("fool_exchange") == "french" or rules.get("unexchanged_fool") == "owner":
-        return False  # RULES.md §2, §4: the deck then counts 77 or 79
+        return False  # docs/rules.md §2, §4: the deck then counts 77 or 79
     return not (game_id == "french_tarot" and rules.get("misere") and len(players) in (3, 5))
 
 

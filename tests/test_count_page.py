@@ -148,7 +148,7 @@ def test_full_classes_count_the_whole_deck(client, game_id):
     game = get_game(game_id)
     sizes = class_sizes(game, resolve_rules(game, None))
     html = class_post(client, game_id, {k: str(v) for k, v in sizes.items()}).get_data(as_text=True)
-    # RULES.md §0.3 totals for one pile of the whole deck; Scarto's single pile is 77 (§2.1).
+    # docs/rules.md §0.3 totals for one pile of the whole deck; Scarto's single pile is 77 (§2.1).
     assert score(html) == {"troggu": "114", "troccas": "72", "french_tarot": "91", "scarto": "77",
                            "mitigati": "129", "swiss_tarot_1659": "78"}[game_id]
 
@@ -162,7 +162,7 @@ def test_honour_trump_option(client):
     base = {"card": ["T21", "T2", "T3"]}
     assert score(client.post("/count/scarto", data=base).get_data(as_text=True)) == "1"
     html = client.post("/count/scarto", data={**base, "honour_trump": "T21"}).get_data(as_text=True)
-    assert score(html) == "5"  # RULES.md §2: the World as the 5-point trump
+    assert score(html) == "5"  # docs/rules.md §2: the World as the 5-point trump
     bad = client.post("/count/scarto", data={**base, "honour_trump": "T19"}).get_data(as_text=True)
     assert "Choose one of the listed house rules" in bad and score(bad) == "1"
 

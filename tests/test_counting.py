@@ -18,7 +18,7 @@ from scorekeeper.engine.games import all_games, count_pile, get_game, pile_of, r
 COUNTING = [g for g in all_games().values() if g.counting != "tricks"]
 TWO_SIDED = [g for g in COUNTING if g.two_sided]
 
-# RULES.md §0.3 and issue 2: the deck totals.
+# docs/rules.md §0.3 and issue 2: the deck totals.
 TOTALS = {"troccas": 72, "scarto": 78, "swiss_tarot_1659": 78, "mitigati": 129, "troggu": 114, "french_tarot": 91}
 
 
@@ -36,7 +36,7 @@ def test_deck_total(game):
     rules = resolve_rules(game, None)
     assert game.total == TOTALS[game.id]
     if game.id == "scarto":
-        # RULES.md §2.1: the Fool stays with its owner, so a real hand has piles 3k+2, 3m+1 (with the
+        # docs/rules.md §2.1: the Fool stays with its owner, so a real hand has piles 3k+2, 3m+1 (with the
         # Fool) and 3n. One pile of all 78 cards is 26 groups: 129 − 52 = 77, the "trap" total.
         no_fool = [c for c in game.deck if c != C.FOOL]
         piles = [no_fool[:26], no_fool[26:50] + [C.FOOL], no_fool[50:]]  # 26 (3·8+2), 25 (3·8+1), 27 (3·9)
@@ -62,7 +62,7 @@ def test_empty_pile_is_zero(game):
 def test_any_split_adds_up_to_the_total(game, data):
     pile = data.draw(st.lists(st.sampled_from(game.deck), unique=True))
     if game.id == "troccas":
-        # RULES.md §1: a real hand splits 4k+2 / 4m (either side may hold the scart).
+        # docs/rules.md §1: a real hand splits 4k+2 / 4m (either side may hold the scart).
         assume(len(pile) % 4 in (0, 2))
     result = count_pile(game, pile, resolve_rules(game, None))
     assert result.points + result.rest.points == game.total
@@ -94,7 +94,7 @@ def test_duplicates_are_rejected(game, data):
 @settings(max_examples=60, deadline=None)
 @given(order=st.permutations([c for c in C.DECK_78 if c != C.FOOL]), k=st.integers(0, 25), data=st.data())
 def test_scarto_real_deals_add_up_to_78(order, k, data):
-    # RULES.md §2.1: piles of 3k+2, 3m+1 (the Fool's owner) and 3n cards, k + m + n = 25.
+    # docs/rules.md §2.1: piles of 3k+2, 3m+1 (the Fool's owner) and 3n cards, k + m + n = 25.
     m = data.draw(st.integers(0, 25 - k))
     game = get_game("scarto")
     rules = resolve_rules(game, {"honour_trump": data.draw(st.sampled_from(["T20", "T21"]))})
@@ -112,9 +112,9 @@ def test_swiss_1659_and_mitigati_three_piles(order, a, data):
     b = data.draw(st.integers(0, 26 - a))
     piles = [order[:3 * a], order[3 * a:3 * (a + b)], order[3 * (a + b):]]
     swiss, mitigati = get_game("swiss_tarot_1659"), get_game("mitigati")
-    # RULES.md §4: every 1659 pile is whole tricks of three; the three add up to 78.
+    # docs/rules.md §4: every 1659 pile is whole tricks of three; the three add up to 78.
     assert sum(count_pile(swiss, p, {}).points for p in piles) == 78
-    # RULES.md §3: Mitigati is a direct sum: 129 whatever the split and whichever honour trump.
+    # docs/rules.md §3: Mitigati is a direct sum: 129 whatever the split and whichever honour trump.
     rules = resolve_rules(mitigati, {"honour_trump": data.draw(st.sampled_from(["T20", "T21"]))})
     assert sum(count_pile(mitigati, p, rules).points for p in piles) == 129
 
@@ -150,7 +150,7 @@ def test_troccas_groups(cards, expected):
     (["T1", "CU-Q", "SW-6"], 8),
     # "3 high cards: the sum ... minus 2": Angel 5 + Queen 4 + Cavalier 3 − 2 = 10
     (["T20", "CO-Q", "BA-C"], 10),
-    # RULES.md §2.1 (Phil: the World is not in the high-card list): T21 is low, so XXI + 2 low = 1
+    # docs/rules.md §2.1 (Phil: the World is not in the high-card list): T21 is low, so XXI + 2 low = 1
     (["T21", "T4", "SW-5"], 1),
     # the letter: "The player with the Fool normally counts it separately for 4 points"
     (["FOOL"], 4),
@@ -162,7 +162,7 @@ def test_scarto_table(cards, expected):
 
 
 def test_scarto_honour_trump_option():
-    # RULES.md §2: with honour_trump T21 the World is the 5-point trump and the Angel is low.
+    # docs/rules.md §2: with honour_trump T21 the World is the 5-point trump and the Angel is low.
     assert points("scarto", "T21", "T4", "SW-5", rules={"honour_trump": "T21"}) == 5
     assert points("scarto", "T20", "T4", "SW-5", rules={"honour_trump": "T21"}) == 1
 
@@ -184,7 +184,7 @@ def test_swiss_1659_tricks(cards, expected):
 
 @pytest.mark.parametrize("cards,expected", [
     # french-tarot-wikipedia.txt: "Cards are paired, with each counter matched to an ordinary card";
-    # the pair values (RULES.md §0.2 halves): oudler or king + ordinary 5, queen 4, knight 3, jack 2, two ordinary 1
+    # the pair values (docs/rules.md §0.2 halves): oudler or king + ordinary 5, queen 4, knight 3, jack 2, two ordinary 1
     (["T21", "T5"], 5),
     (["FOOL", "SW-2"], 5),
     (["HE-K", "CO-3"], 5),
@@ -233,7 +233,7 @@ def test_working_lines_are_singular_or_plural(game_id, cards, text):
 
 
 def test_whole_troccas_deck_working():
-    # troccas-wikipedia.txt: the full deck is 72; RULES.md §1: 130 − 19×3 − 1.
+    # troccas-wikipedia.txt: the full deck is 72; docs/rules.md §1: 130 − 19×3 − 1.
     game = get_game("troccas")
     assert str(pile_of(game, list(game.deck), {}).working) == "19 groups of 4 and 2 odd cards: 130 − 57 − 1 = 72"
 
@@ -251,7 +251,7 @@ def test_pile_size_warnings(game_id, size, warned):
 def test_scarto_warnings_follow_the_fool():
     game = get_game("scarto")
     rules = resolve_rules(game, None)
-    # RULES.md §0.3: the Fool's owner has 3m+1 cards, the others 3k or 3k+2.
+    # docs/rules.md §0.3: the Fool's owner has 3m+1 cards, the others 3k or 3k+2.
     assert count_pile(game, ["FOOL", "T2", "T3", "T4"], rules).warnings == ()
     assert count_pile(game, ["FOOL", "T2", "T3"], rules).warnings
     assert count_pile(game, ["T2", "T3", "T4", "T5"], rules).warnings
@@ -260,7 +260,7 @@ def test_scarto_warnings_follow_the_fool():
 def test_pile_errors():
     troggu = get_game("troggu")
     with pytest.raises(NotInDeck):
-        pile_of(troggu, ["SW-1"], {})  # CARDS.md: Troggu has no 1 of swords
+        pile_of(troggu, ["SW-1"], {})  # docs/rules.md (card codes): Troggu has no 1 of swords
     with pytest.raises(UnknownCard):
         pile_of(troggu, ["ZZ"], {})
     with pytest.raises(TooManyCards):

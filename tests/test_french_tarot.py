@@ -1,4 +1,4 @@
-"""French Tarot scoring (RULES.md §6, FFT): known hands, boundaries, bad input and properties, on the pure engine."""
+"""French Tarot scoring (docs/rules.md §6, FFT): known hands, boundaries, bad input and properties, on the pure engine."""
 from fractions import Fraction
 
 import pytest
@@ -136,8 +136,8 @@ def test_cards_are_counted():
 
 MISERE = [
     (P4, [-10, -10, 30, -10], 0, "french-tarot-wikipedia.txt: +30 to the declarer, −10 to the others: zero-sum at 4"),
-    (P3, [-10, -10, 30], 10, "3 players: +30 − 2 × 10 = +10, not zero-sum (RULES.md §6)"),
-    (P5, [-10, -10, 30, -10, -10], -10, "5 players: +30 − 4 × 10 = −10, not zero-sum (RULES.md §6)"),
+    (P3, [-10, -10, 30], 10, "3 players: +30 − 2 × 10 = +10, not zero-sum (docs/rules.md §6)"),
+    (P5, [-10, -10, 30, -10, -10], -10, "5 players: +30 − 4 × 10 = −10, not zero-sum (docs/rules.md §6)"),
 ]
 
 

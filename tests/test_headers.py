@@ -191,7 +191,7 @@ def test_csv_cells_from_names_never_become_formulas(csrf_app):
     names = ['=HYPERLINK("http://evil.example","x")', "+1", "-1", "@x"]
     token = csrf_token(client)
     url = open_table(client, data={**TROCCAS, **{f"players-{i}": n for i, n in enumerate(names)}, "csrf_token": token})
-    # Anna's seat (the =HYPERLINK player) with "-1" as partner, 30 points: 30 - 36 = -6 each (RULES.md §1)
+    # Anna's seat (the =HYPERLINK player) with "-1" as partner, 30 points: 30 - 36 = -6 each (docs/rules.md §1)
     r = client.post(url + "/hands", data={"partner": "-1", "side": "first", "points": "30", "token": "t1",
                                           "csrf_token": token})
     assert r.status_code == 303

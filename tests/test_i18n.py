@@ -173,7 +173,7 @@ def test_table_page_and_engine_error_in_german(client):
     url = open_table(client, "scarto", SCARTO)
     assert "Noch keine Runden." in page(client, url)
     html = client.post(url + "/hands", data={"pp0": "30", "pp1": "30", "pp2": "30"}).get_data(as_text=True)
-    # 30 + 30 + 30 = 90, not the deck's 78 (RULES.md §2.1)
+    # 30 + 30 + 30 = 90, not the deck's 78 (docs/rules.md §2.1)
     assert "Die Punkte ergeben zusammen 90, aber die Karten von Scarto / Tarocchi sind 78 wert" in html
     assert "The points add up to" not in html
 
@@ -181,7 +181,7 @@ def test_table_page_and_engine_error_in_german(client):
 def test_the_preview_and_the_working_in_german(client):
     url = open_table(client, "troccas", TROCCAS)
     html = client.post(url + "/preview", data={"partner": "Cla", "side": "first", "points": "40"}).get_data(as_text=True)
-    # Troccas 40 points: 40 - 36 = +4 each (RULES.md §1); 4 x 5 Rappen = 20 Rappen
+    # Troccas 40 points: 40 - 36 = +4 each (docs/rules.md §1); 4 x 5 Rappen = 20 Rappen
     assert "Anna und Cla erhalten je 20 Rappen; Ben und Zoë zahlen je 20 Rappen." in html
     assert "Anna und Cla machten 40 Punkte; Ben und Zoë die übrigen 32 von 72." in html  # 72 - 40 = 32
 

@@ -63,7 +63,7 @@ def test_three_phones_see_each_hand_live_and_keep_what_they_type(phones, live_se
     anna.fill("input[name=points]", "33")  # Anna is typing the next hand while Ben saves his
     troccas_hand(ben, 40)
     save(ben)
-    # Anna's team 40 - 36 = +4 (RULES.md §1: 72 points, 36 is even), at 1 Rappen a point
+    # Anna's team 40 - 36 = +4 (docs/rules.md §1: 72 points, 36 is even), at 1 Rappen a point
     for page in (anna, zoe):
         expect(page.locator("#hands .hand")).to_have_count(1, timeout=LIVE)
         expect(page.locator("#totals tbody tr").first).to_contain_text("+4")

@@ -1,4 +1,4 @@
-"""Mitigati scoring (RULES.md §3): points − 43 plus declarations; bids that sum to zero."""
+"""Mitigati scoring (docs/rules.md §3): points − 43 plus declarations; bids that sum to zero."""
 import pytest
 
 from scorekeeper.engine import cards as C
@@ -36,7 +36,7 @@ def test_rufus_example_30_from_each_player():
     (["T1", "FOOL", "SW-K", "BA-K", "CU-K"], "canonical", 15),  # five honours: 10 + 5
     (["T1", "SW-K", "BA-K"], "canonical", 0),                   # three honours, not the trio
     (KINGS + ["T1", "T20", "FOOL"], "canonical", 35),           # all 7: 20 + 5 x 3 = kings 20 + trio 15
-    (["T1", "T20", "FOOL", "SW-K"], "canonical", 20),           # RULES.md §3.1: trio + one king 20
+    (["T1", "T20", "FOOL", "SW-K"], "canonical", 20),           # docs/rules.md §3.1: trio + one king 20
     (["T1", "T20", "FOOL", "SW-K"], "trio_and_four", 25),       # the "other reading": 15 + 10
     (["T1", "T20", "FOOL", "SW-K"], "four_over_trio", 10),      # the other: any four 10
     (["T1", "T20", "FOOL"], "four_over_trio", 15),              # the trio alone is still 15
@@ -72,7 +72,7 @@ def test_trumps_and_honours_add_up():
 def test_flat_declarations_only_add_to_the_declarer():
     hand = {**EVEN, "declarations": {"Ada": KINGS}}
     result = score(hand, declarations_paid="flat")
-    assert result.scores == {"Ada": 20, "Bruno": 0, "Cate": 0}  # not zero-sum, on purpose (RULES.md §3.1)
+    assert result.scores == {"Ada": 20, "Bruno": 0, "Cate": 0}  # not zero-sum, on purpose (docs/rules.md §3.1)
 
 
 def test_cards_are_summed():

@@ -43,7 +43,7 @@ def test_page_states_the_engines_facts(client, game_id):
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_page_lists_every_house_rule_with_its_meaning_and_default(app, client, game_id):
-    from scorekeeper.web.rules import in_words
+    from scorekeeper.web.house_rules import in_words
     game = all_games()[game_id]
     html = page(client, game_id)
     with app.test_request_context():
@@ -63,14 +63,14 @@ def test_page_lists_every_house_rule_with_its_meaning_and_default(app, client, g
     ("scarto", "fool_exchange", "none", "none: the Matto counts alone as 4"),
 ])
 def test_defaults_are_written_in_words(app, game_id, name, value, words):
-    from scorekeeper.web.rules import in_words
+    from scorekeeper.web.house_rules import in_words
     with app.test_request_context():
         assert in_words(value, all_games()[game_id], name) == words
 
 
 def test_every_house_rule_has_a_title_and_words_for_its_choices(app):
     # A new option value without words would show as its code (“four_over_trio”).
-    from scorekeeper.web.rules import CHOICE_WORDS, OPTION_TITLES
+    from scorekeeper.web.house_rules import CHOICE_WORDS, OPTION_TITLES
     for game in all_games().values():
         for name, option in game.options.items():
             assert name in OPTION_TITLES, (game.id, name)
@@ -241,9 +241,9 @@ def test_table_of_contents_jumps_to_its_section(page, live_server):
 
 
 @pytest.mark.parametrize("game_id,rows", [
-    # RULES.md §5 (troggu-visp-de.txt, troggu-en.txt): players, cards each, Tapp; 4 players 13 + 10 by default.
+    # docs/rules.md §5 (troggu-visp-de.txt, troggu-en.txt): players, cards each, Tapp; 4 players 13 + 10 by default.
     ("troggu", [(3, 18, 8), (4, 13, 10), (5, 11, 7), (6, 9, 8), (7, 8, 6), (8, 7, 6)]),
-    # RULES.md §6 (french-tarot-wikipedia.txt): players, cards each, chien.
+    # docs/rules.md §6 (french-tarot-wikipedia.txt): players, cards each, chien.
     ("french_tarot", [(3, 24, 6), (4, 18, 6), (5, 15, 3)]),
 ])
 def test_deal_tables(client, game_id, rows):

@@ -1,4 +1,4 @@
-"""Scarto / Tarocchi scoring (RULES.md §2): each player's points − 26."""
+"""Scarto / Tarocchi scoring (docs/rules.md §2): each player's points − 26."""
 import pytest
 
 from scorekeeper.engine import cards as C
@@ -41,7 +41,7 @@ def test_cards_of_a_whole_deal():
 
 def test_an_exchanged_matto_counts_alone():
     # Aldo gives SW-3 for the Matto French-style: 24 and 27 cards; the groups give 19 + 29 + 29 = 77.
-    # RULES.md §2.1: 77 is the exchange trap; counted alone as 4 the Matto gives Aldo back his 20.
+    # docs/rules.md §2.1: 77 is the exchange trap; counted alone as 4 the Matto gives Aldo back his 20.
     aldo, bea = ALDO[:-1], BEA + ["SW-3"]
     result = score({"cards": {"Aldo": aldo, "Bea": bea, "Carlo": CARLO}})
     assert result.points == {"Aldo": 20, "Bea": 29, "Carlo": 29}
@@ -105,7 +105,7 @@ def test_impossible_pile_sizes_are_caught():
 
 
 def test_french_exchange_house_rule_counts_77():
-    # RULES.md §2 house options: "French-style exchange: warn, total 77"; Aldo 19 + Bea 29 + Carlo 29
+    # docs/rules.md §2 house options: "French-style exchange: warn, total 77"; Aldo 19 + Bea 29 + Carlo 29
     aldo, bea = ALDO[:-1], BEA + ["SW-3"]
     result = score({"cards": {"Aldo": aldo, "Bea": bea, "Carlo": CARLO}}, fool_exchange="french")
     assert result.points == {"Aldo": 19, "Bea": 29, "Carlo": 29}

@@ -90,7 +90,7 @@ def test_settle_without_zero_sum_uses_the_bank():
 
 
 def test_payouts_and_totals():
-    # Troggu normal, 5 players, declarer wins single at 10 Rappen (RULES.md §5): +4 units, -1 each.
+    # Troggu normal, 5 players, declarer wins single at 10 Rappen (docs/rules.md §5): +4 units, -1 each.
     hand = payouts({"Anna": 4, "Ben": -1, "Cla": -1, "Dumeng": -1, "Zoë": -1}, 10)
     assert hand == {"Anna": 40, "Ben": -10, "Cla": -10, "Dumeng": -10, "Zoë": -10}
     assert totals(["Anna", "Ben", "Cla", "Dumeng", "Zoë"], [hand, hand])["Anna"] == 80

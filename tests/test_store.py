@@ -140,7 +140,7 @@ def test_the_pages_work_on_each_backend_and_export_round_trips(db_app):
     client.post(url + "/hands/3/delete", data={"token": "d"})
     client.post(url + "/undo", data={"token": "u"})
     exported = client.get(url + "/export.json").get_json()
-    # 40 - 36 = +4, 36 - 36 = 0, 50 - 36 = +14 (the delete undone): Anna +18 (RULES.md §1)
+    # 40 - 36 = +4, 36 - 36 = 0, 50 - 36 = +14 (the delete undone): Anna +18 (docs/rules.md §1)
     assert exported["totals"]["units"]["Anna"] == 18
     r = client.post("/tables/import", data={"file": (__import__("io").BytesIO(json.dumps(exported).encode()), "t.json")},
                     content_type="multipart/form-data")

@@ -1,4 +1,4 @@
-"""Swiss Tarot 1659 scoring (RULES.md §4): each player's points − 26; the Fool exchanged."""
+"""Swiss Tarot 1659 scoring (docs/rules.md §4): each player's points − 26; the Fool exchanged."""
 import pytest
 
 from scorekeeper.engine import cards as C
@@ -26,7 +26,7 @@ def score(hand):
 
 
 def test_points_minus_26():
-    # RULES.md §4: points - 26 as the running relative score; 30 - 26 = 4, 21 - 26 = -5, 27 - 26 = 1
+    # docs/rules.md §4: points - 26 as the running relative score; 30 - 26 = 4, 21 - 26 = -5, 27 - 26 = 1
     assert score({"points": {"Ann": 30, "Bob": 21, "Cid": 27}}).scores == {"Ann": 4, "Bob": -5, "Cid": 1}
 
 
@@ -38,7 +38,7 @@ def test_cards_of_a_whole_deal():
 
 
 def test_fool_kept_alone_is_caught():
-    # RULES.md §4: kept alone as 5 the Fool would make 79 (130 - 50 - 1); the default keeps 78
+    # docs/rules.md §4: kept alone as 5 the Fool would make 79 (130 - 50 - 1); the default keeps 78
     ann = ["FOOL"]
     bob = BOB + [c for c in ANN if c != "FOOL"][:11]
     cid = CID + [c for c in ANN if c != "FOOL"][11:]
@@ -57,7 +57,7 @@ def test_non_integer_points():
 
 
 def test_fool_kept_alone_house_rule_counts_79():
-    # RULES.md §4: "If it were kept alone as 5 instead, the total would become 79"
+    # docs/rules.md §4: "If it were kept alone as 5 instead, the total would become 79"
     rest = [c for c in ANN if c != "FOOL"]
     hand = {"cards": {"Ann": ["FOOL"], "Bob": BOB + rest[:11], "Cid": CID + rest[11:]}}
     result = swiss.score(PLAYERS, hand, resolve_rules(swiss.GAME, {"unexchanged_fool": "owner"}))

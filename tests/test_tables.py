@@ -74,7 +74,7 @@ def test_a_double_tap_on_save_records_one_hand(client):
 def test_missing_and_wrong_fields_get_messages_and_keep_the_input(client):
     url = open_table(client)
     page = client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "80"}).get_data(as_text=True)
-    assert "The points must be between 0 and 72." in page  # Troccas: 72 points in the deck (RULES.md §1)
+    assert "The points must be between 0 and 72." in page  # Troccas: 72 points in the deck (docs/rules.md §1)
     assert 'value="80"' in page
     page = client.post(url + "/hands", data={"side": "first", "points": ""}).get_data(as_text=True)
     assert "Enter the points." in page
@@ -85,7 +85,7 @@ def test_the_engine_sentence_is_shown_at_the_form(client):
     url = open_table(client, "scarto", {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla",
                                         "first_dealer": "0", "stake": "0.10", "currency": "CHF",
                                         "rule_honour_trump": "T20"})
-    # 30 + 30 + 30 = 90, not the deck's 78 (RULES.md §2.1): the engine says so
+    # 30 + 30 + 30 = 90, not the deck's 78 (docs/rules.md §2.1): the engine says so
     page = client.post(url + "/hands", data={"pp0": "30", "pp1": "30", "pp2": "30"}).get_data(as_text=True)
     assert 'class="engine-error"' in page
     assert hands_on(client, url) == 0
@@ -104,7 +104,7 @@ def test_one_blank_pile_is_worked_out_from_the_deck_total(client):
 def test_preview_says_the_result_in_words_and_money(client):
     url = open_table(client)
     page = client.post(url + "/preview", data={"partner": "Cla", "side": "first", "points": "40"}).get_data(as_text=True)
-    # Troccas 40 points: 40 - 36 = +4 each for Anna and Cla (RULES.md §1); 4 x 5 Rappen = 20 Rappen
+    # Troccas 40 points: 40 - 36 = +4 each for Anna and Cla (docs/rules.md §1); 4 x 5 Rappen = 20 Rappen
     assert "Anna and Cla get 20 Rappen each; Ben and Zoë pay 20 Rappen each." in page
 
 
@@ -112,7 +112,7 @@ def test_edit_delete_and_undo_keep_totals_derived(client):
     url = open_table(client)
     client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "40", "token": "a"})
     client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "30", "token": "b"})
-    # totals: hand 1 Anna +4, hand 2 Anna 30 - 36 = -6; together -2 (RULES.md §1)
+    # totals: hand 1 Anna +4, hand 2 Anna 30 - 36 = -6; together -2 (docs/rules.md §1)
     assert "−CHF 0.10" in client.get(url).get_data(as_text=True) or "−10 Rappen" in client.get(url).get_data(as_text=True)
     form = client.get(url + "/hands/1").get_data(as_text=True)
     assert 'value="40"' in form
@@ -143,7 +143,7 @@ def test_a_stale_edit_is_refused_and_shows_the_newer_hand(client):
 def test_count_the_cards_fills_the_points(client):
     url = open_table(client)
     # Anna's team took 2 kings, 1 queen and 17 other cards (20 cards = 5 groups of 4):
-    # nominal 5 + 5 + 4 + 17 = 31, minus 3 per group = 31 - 15 = 16 (RULES.md §1 groups of four)
+    # nominal 5 + 5 + 4 + 17 = 31, minus 3 per group = 31 - 15 = 16 (docs/rules.md §1 groups of four)
     page = client.post(url + "/hands", data={"action": "count", "count_of": "first", "partner": "Cla",
                                              "c_kings": "2", "c_queens": "1", "c_others": "17"}).get_data(as_text=True)
     assert re.search(r'name="points"[^>]*value="16"', page) or re.search(r'value="16"[^>]*name="points"', page)
@@ -204,7 +204,7 @@ def test_troggu_at_seven_players_records_the_partner(client):
     hand = {"contract": "normal", "declarer": "Anna", "partner": "Ürs", "side": "declarer", "points": "60",
             "no_tricks": "", "token": "p"}
     page = client.post(url + "/preview", data=hand).get_data(as_text=True)
-    # 7 players with a partner: 5 opponents pay 1 each; the partner gets 2, the Tappist 3 (RULES.md §5)
+    # 7 players with a partner: 5 opponents pay 1 each; the partner gets 2, the Tappist 3 (docs/rules.md §5)
     assert "Anna and Ürs get" not in page  # different amounts: said player by player
     assert "Anna gets 30 Rappen; Ürs gets 20 Rappen" in page
     client.post(url + "/hands", data=hand)
@@ -322,7 +322,7 @@ def test_tapped_cards_fill_the_points(client):
     url = open_table(client)
     page = client.get(url).get_data(as_text=True)
     assert 'name="card" value="SW-K"' in page  # the deck to tap, as on the counting page
-    # Anna's team tapped SW-K, CU-Q, BA-J, T5: one group of four, 5 + 4 + 2 + 1 = 12 - 3 = 9 (RULES.md §1)
+    # Anna's team tapped SW-K, CU-Q, BA-J, T5: one group of four, 5 + 4 + 2 + 1 = 12 - 3 = 9 (docs/rules.md §1)
     page = client.post(url + "/hands", data={"action": "count", "count_of": "first", "partner": "Cla",
                                              "card": ["SW-K", "CU-Q", "BA-J", "T5"]}).get_data(as_text=True)
     assert re.search(r'name="points"[^>]*value="9"', page) or re.search(r'value="9"[^>]*name="points"', page)
@@ -347,7 +347,7 @@ def test_huge_hand_numbers_and_versions_are_a_404_or_a_message_never_a_500(clien
     assert "41 points" in client.get(url).get_data(as_text=True)
 
 
-@pytest.mark.parametrize("kings", [BIG, "5", "two"])  # the deck has 4 kings (RULES.md §1)
+@pytest.mark.parametrize("kings", [BIG, "5", "two"])  # the deck has 4 kings (docs/rules.md §1)
 def test_a_wrong_class_count_is_a_message_and_kept(client, kings):
     url = open_table(client)
     r = client.post(url + "/hands", data={"action": "count", "count_of": "first", "partner": "Cla",

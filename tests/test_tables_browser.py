@@ -59,7 +59,7 @@ def troggu_normal(page, declarer, points, contract="Normal"):
 def test_a_troggu_evening_of_five_players(page, live_server):
     players = ["Anna", "Ben", "Cla", "Dumeng", "Zoë"]
     open_table(page, live_server, "troggu", players)
-    # Hand 1: Anna normal, 62 points: 62 >= 58 wins, opponents 52 >= 30 single: each opponent pays 10 Rappen (RULES.md §5)
+    # Hand 1: Anna normal, 62 points: 62 >= 58 wins, opponents 52 >= 30 single: each opponent pays 10 Rappen (docs/rules.md §5)
     troggu_normal(page, "Anna", 62)
     expect(page.locator("#preview .sentence")).to_have_text("Anna wins: each of the 4 opponents pays 10 Rappen.", timeout=WAIT)
     page.screenshot(path=f"{SHOTS}/tables-troggu-hand.png", full_page=True)
@@ -121,7 +121,7 @@ def test_a_french_tarot_table_with_a_poignee_and_a_petit_au_bout(page, live_serv
     choose(page, "Petit au bout", "Attack")
     page.get_by_text("Poignée, chelem").click()
     choose(page, "Poignée shown by Ben", "Single")
-    # 2 oudlers need 41; made by 9: 25 + 9 = 34, petit au bout +10 = 44, garde x2 = 88, poignée +20 = 108 (RULES.md §6)
+    # 2 oudlers need 41; made by 9: 25 + 9 = 34, petit au bout +10 = 44, garde x2 = 88, poignée +20 = 108 (docs/rules.md §6)
     expect(page.locator("#preview .sentence")).to_have_text("Anna wins: each of the 3 opponents pays CHF 1.08.", timeout=WAIT)
     save(page)
     # Ben prise with 40 points and 1 oudler: needs 51, down 11: 25 + 11 = 36 per defender
@@ -142,13 +142,13 @@ def test_a_french_tarot_table_with_a_poignee_and_a_petit_au_bout(page, live_serv
 
 def test_a_troccas_game_of_four_deals(page, live_server):
     open_table(page, live_server, "troccas", ["Anna", "Ben", "Cla", "Zoë"], stake="0.10")
-    for points in (40, 30, 36, 45):  # Anna's team: +4, -6, 0, +9 = +7 (points - 36, RULES.md §1)
+    for points in (40, 30, 36, 45):  # Anna's team: +4, -6, 0, +9 = +7 (points - 36, docs/rules.md §1)
         choose(page, "Anna plays with", "Cla")
         page.fill("input[name=points]", str(points))
         save(page)
     expect(page.locator(".deal-games li")).to_contain_text("Game 1: 4 deals – won by Anna & Cla")
     # Game 2, deal 1: count the other team's cards instead of typing points.
-    # 2 kings, 1 queen, 17 others = 20 cards: 5 + 5 + 4 + 17 = 31 - 3 x 5 groups = 16 (RULES.md §1);
+    # 2 kings, 1 queen, 17 others = 20 cards: 5 + 5 + 4 + 17 = 31 - 3 x 5 groups = 16 (docs/rules.md §1);
     # so Anna's team has 72 - 16 = 56: +20 each
     page.get_by_text("Count the cards instead").click()
     choose(page, "Whose cards", "The other team")
@@ -168,7 +168,7 @@ def test_a_troccas_game_of_four_deals(page, live_server):
 
 @pytest.mark.parametrize("game, points, expected", [
     ("scarto", [30, 20, None], {"Anna": "+4", "Ben": "−6", "Cla": "+2"}),            # 28 derived: 78 - 50; pts - 26
-    ("swiss_tarot_1659", [26, 30, 22], {"Anna": "0", "Ben": "+4", "Cla": "−4"}),     # pts - 26 (RULES.md §4)
+    ("swiss_tarot_1659", [26, 30, 22], {"Anna": "0", "Ben": "+4", "Cla": "−4"}),     # pts - 26 (docs/rules.md §4)
 ])
 def test_one_hand_of_each_three_player_game(page, live_server, game, points, expected):
     open_table(page, live_server, game, ["Anna", "Ben", "Cla"])
@@ -188,7 +188,7 @@ def test_one_hand_of_mitigati_with_a_declaration(page, live_server):
     for king in ("Re Spade", "Re Bastoni", "Re Coppe", "Re Denari"):  # named as Mitigati's players do, never codes
         anna.get_by_text(king, exact=True).click()
     save(page)
-    # 50 - 43 = +7, plus four kings 20 from each other player (RULES.md §3.1): Anna 47, Ben -3 - 20, Cla -4 - 20
+    # 50 - 43 = +7, plus four kings 20 from each other player (docs/rules.md §3.1): Anna 47, Ben -3 - 20, Cla -4 - 20
     assert {p: u for p, (u, _m) in totals(page).items()} == {"Anna": "+47", "Ben": "−23", "Cla": "−24"}
 
 
@@ -198,7 +198,7 @@ def test_one_hand_of_triomphe_forcee(page, live_server):
     for t, winner in enumerate(["Ben", "Ben", "Cla", "Ben", "Anna"]):
         choose(page, f"Trick {t + 1}", winner)
     save(page)
-    # Pot 4 antes; Anna's Fool takes 1; Ben's 3 tricks take the other 3: Anna 1-1, Ben 3-1, Cla -1, Dumeng -1 (RULES.md §7)
+    # Pot 4 antes; Anna's Fool takes 1; Ben's 3 tricks take the other 3: Anna 1-1, Ben 3-1, Cla -1, Dumeng -1 (docs/rules.md §7)
     assert totals(page) == {"Anna": ("0", "0"), "Ben": ("+2", "+CHF 1.00"), "Cla": ("−1", "−CHF 0.50"),
                             "Dumeng": ("−1", "−CHF 0.50")}
     page.screenshot(path=f"{SHOTS}/tables-triomphe.png", full_page=True)

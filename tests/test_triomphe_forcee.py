@@ -1,4 +1,4 @@
-"""Triomphe Forcée settlement in antes (RULES.md §7, italian-swiss-archive.txt)."""
+"""Triomphe Forcée settlement in antes (docs/rules.md §7, italian-swiss-archive.txt)."""
 import pytest
 
 from scorekeeper.engine.errors import BadHand, BadRequest, DuplicateCard, UnknownPlayer

@@ -1,4 +1,4 @@
-"""Troccas scoring (RULES.md §1): each team's points − 36, credited to each member."""
+"""Troccas scoring (docs/rules.md §1): each team's points − 36, credited to each member."""
 import pytest
 
 from scorekeeper.engine import cards as C
@@ -15,7 +15,7 @@ def score(hand, **rules):
 
 
 @pytest.mark.parametrize("side, points, expected", [
-    # RULES.md §1 [inferred] ledger: 37-35 gives +1, +1, -1, -1
+    # docs/rules.md §1 [inferred] ledger: 37-35 gives +1, +1, -1, -1
     ("Anna", 37, {"Anna": 1, "Cla": 1, "Ben": -1, "Duri": -1}),
     # the opponents' pile: 35 - 36 = -1 for Ben and Duri, so +1 for Anna and Cla
     ("Ben", 35, {"Anna": 1, "Cla": 1, "Ben": -1, "Duri": -1}),
@@ -42,7 +42,7 @@ def test_cards_are_counted_in_groups_of_four():
 
 
 def test_every_trick_and_the_scart_is_all_72():
-    # SCA: the team that takes every trick also gets the scart: 78 cards = 72 points (RULES.md §1)
+    # SCA: the team that takes every trick also gets the scart: 78 cards = 72 points (docs/rules.md §1)
     result = score({"side": "Ben", "cards": list(C.DECK_78)})
     assert result.scores["Ben"] == 72 - 36
     assert result.points == {"side": 72, "opponents": 0}
@@ -67,7 +67,7 @@ def test_all_tricks_without_the_scart_under_the_default_is_impossible():
 
 
 def test_scart_stays_with_the_dealer_when_the_option_is_off():
-    # RULES.md §1: "then 66/6 when the other team takes every trick"; 130 - 7 = 123 nominal, - 19 x 3 = 66
+    # docs/rules.md §1: "then 66/6 when the other team takes every trick"; 130 - 7 = 123 nominal, - 19 x 3 = 66
     result = score({"side": "Anna", "cards": ALL_BUT_SCART}, all_tricks_take_scart=False)
     assert result.points == {"side": 66, "opponents": 6}
     assert result.scores["Anna"] == 30 and result.scores["Ben"] == -30

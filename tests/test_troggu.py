@@ -1,4 +1,4 @@
-"""Troggu scoring (RULES.md §5): known hands, boundaries, bad input and properties, on the pure engine."""
+"""Troggu scoring (docs/rules.md §5): known hands, boundaries, bad input and properties, on the pure engine."""
 import pytest
 from hypothesis import given, reject, settings, strategies as st
 
@@ -52,7 +52,7 @@ KNOWN = [
     (P8, normal(114, partner="Ben", no_tricks="opponents"), {}, [12, 6, -3, -3, -3, -3, -3, -3],
      "8 players Match: 6 opponents pay 3; partner 2 × 3 = 6, Tappist 4 × 3 = 12"),
     (P7, normal(70, partner=None), {}, [6, -1, -1, -1, -1, -1, -1],
-     "7 players, called card in the Tapp (no partner): the Tappist takes all 6 units (RULES.md §5 inferred)"),
+     "7 players, called card in the Tapp (no partner): the Tappist takes all 6 units (docs/rules.md §5 inferred)"),
     (P7, normal(70, partner="Anna"), {}, [6, -1, -1, -1, -1, -1, -1],
      "7 players, the Tappist called a card from his own hand: alone, 6 opponents × 1"),
     (P8, solo(70), {}, [14, -2, -2, -2, -2, -2, -2, -2], "8 players solo: no partner, 7 opponents × 2"),
@@ -116,7 +116,7 @@ MISERE = [
     (P4, {"Anna": 40, "Ben": 30, "Cla": 20, "Dora": 14}, "each_top_pays", [-3, 1, 1, 1],
      "Anna has most: pays each of 3 others 1 (104 = 114 − a 10-card Tapp of 1-point cards)"),
     (P5, {"Anna": 30, "Ben": 30, "Cla": 20, "Dora": 15, "Eva": 12}, "each_top_pays", [-3, -3, 2, 2, 2],
-     "tie: Anna and Ben each pay the 3 others 1 (RULES.md default)"),
+     "tie: Anna and Ben each pay the 3 others 1 (docs/rules.md default)"),
     (P5, {"Anna": 30, "Ben": 30, "Cla": 20, "Dora": 15, "Eva": 12}, "split", [-2, -1, 1, 1, 1],
      "split: together 1 to each of 3 others; 3 = 1 + 1 each, the odd unit to Anna, first in seating order"),
     (P5, {"Anna": 30, "Ben": 30, "Cla": 20, "Dora": 15, "Eva": 12}, "none", [0, 0, 0, 0, 0], "none: a tie pays nothing"),

@@ -1,4 +1,4 @@
-"""Card codes, the two decks and the nominal values (CARDS.md, RULES.md §0.2). Pure."""
+"""Card codes, the two decks and the nominal values (docs/rules.md (card codes), docs/rules.md §0.2). Pure."""
 from __future__ import annotations
 
 from .errors import BadRequest, DuplicateCard, NotInDeck, TooManyCards, UnknownCard
@@ -17,13 +17,13 @@ FOOL = "FOOL"
 # Trumps high to low, then the Fool, then each suit court cards first.
 DECK_78 = tuple(reversed(TRUMPS)) + (FOOL,) + tuple(f"{s}-{r}" for s in SUITS for r in RANKS)
 
-# CARDS.md: Troggu drops the pips 1-4 of swords and batons and 7-10 of cups and coins.
+# docs/rules.md (card codes): Troggu drops the pips 1-4 of swords and batons and 7-10 of cups and coins.
 _TROGGU_OUT = {f"{s}-{n}" for s in LONG_SUITS for n in (1, 2, 3, 4)} | {
     f"{s}-{n}" for s in ROUND_SUITS for n in (7, 8, 9, 10)
 }
 DECK_62 = tuple(c for c in DECK_78 if c not in _TROGGU_OUT)
 
-# RULES.md §0.2: honours and kings 5, queens 4, cavaliers 3, jacks 2, everything else 1.
+# docs/rules.md §0.2: honours and kings 5, queens 4, cavaliers 3, jacks 2, everything else 1.
 COURT_VALUES = {"K": 5, "Q": 4, "C": 3, "J": 2}
 
 

@@ -1,4 +1,4 @@
-"""The three counting families (RULES.md §0.2): direct sum, groups of n, halves. Pure."""
+"""The three counting families (docs/rules.md §0.2): direct sum, groups of n, halves. Pure."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -41,7 +41,7 @@ def direct_sum(cards, values) -> Count:
 def group_value(nominal, n_cards: int, size: int):
     """Return the value of a pile counted in groups of `size`, each worth its sum minus size−1.
 
-    RULES.md §0.2: value = Σ − (n−1)·⌊N/n⌋ − max(0, (N mod n) − 1).
+    docs/rules.md §0.2: value = Σ − (n−1)·⌊N/n⌋ − max(0, (N mod n) − 1).
     """
     full, left = divmod(n_cards, size)
     return nominal - (size - 1) * full - max(0, left - 1)

@@ -14,6 +14,11 @@ def fmt_points(value) -> str:
     return str(value)
 
 
+def signed(n) -> str:
+    """Write a score with its sign: +4, −9, 0 (a real minus sign), halves as +40.5."""
+    return f"+{fmt_points(n)}" if n > 0 else f"−{fmt_points(-n)}" if n < 0 else "0"
+
+
 @dataclass(frozen=True)
 class Line:
     """One sentence: `text` is the message id (English, with {named} fields), `args` its values.

@@ -30,7 +30,7 @@ hands = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("table_id", String(64), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False, index=True),
     Column("number", Integer, nullable=False),  # order of play; never reused, even after a delete
-    Column("facts", JSON(none_as_null=True), nullable=True),  # the API.md hand; NULL while deleted
+    Column("facts", JSON(none_as_null=True), nullable=True),  # the docs/api.md hand; NULL while deleted
     Column("version", Integer, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),

@@ -29,7 +29,7 @@ def score_error(e: ScoreError):
 
 
 def game_json(game, full: bool = False) -> dict:
-    """Describe a game as API.md says."""
+    """Describe a game as docs/api.md says."""
     out = {
         "id": game.id,
         "name": game.name,
@@ -106,7 +106,7 @@ def count():
 
 
 def count_json(game, result) -> dict:
-    """Describe a counted pile as API.md says."""
+    """Describe a counted pile as docs/api.md says."""
     out = {
         "game": game.id,
         "cards": result.cards,
@@ -126,7 +126,7 @@ def count_json(game, result) -> dict:
     return out
 
 
-# POST /api/v1/score (API.md): score one hand and settle it at the stake.
+# POST /api/v1/score (docs/api.md): score one hand and settle it at the stake.
 
 def json_number(value):
     """Return `value` with every Fraction turned into a JSON number, through dicts and lists."""
@@ -139,7 +139,7 @@ def json_number(value):
 
 @bp.post("/score")
 def score():
-    """Score one hand and settle it at the stake (API.md, POST /api/v1/score)."""
+    """Score one hand and settle it at the stake (docs/api.md, POST /api/v1/score)."""
     data = json_body("game", "players", "hand", optional=("rules", "stake"))
     if data.get("rules") is not None and not isinstance(data["rules"], dict):
         raise BadRequest(line("“rules” must be an object of house-rule options."))

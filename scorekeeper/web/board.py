@@ -50,11 +50,6 @@ def fmt_money(minor: int, currency: str, signed: bool = False, bare: bool = Fals
     return f"{sign}{'' if bare else currency + ' '}{value // 100}.{value % 100:02d}"
 
 
-def signed(n: int) -> str:
-    """Write a score with its sign: +4, −9, 0 (a real minus sign)."""
-    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
-
-
 def render_lines(lines) -> list[str]:
     """Render the engine's Lines through the translation catalogue."""
     return [ln.render(_) if hasattr(ln, "render") else str(ln) for ln in lines]

@@ -105,8 +105,8 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
     if not isinstance(data.get("rules"), dict):
         raise BadImport(_("This is not a table exported from Scorekeeper."))
     try:
-        players = check_players(game, data.get("players"))
         rules = resolve_rules(game, data.get("rules"))
+        players = check_players(game, data.get("players"), low=game.players_allowed(rules).start)
     except ScoreError as e:
         raise BadImport(e.render(_)) from None
     stake, dealer, version = data.get("stake"), data.get("first_dealer"), data.get("version")

@@ -10,22 +10,11 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, HiddenField, RadioField, StringField
 from wtforms.validators import Length
 
+from .hand_form import fail
+from .house_rules import in_words
+
 CURRENCIES = (("CHF", "CHF"), ("EUR", "EUR"))
 MAX_NAME = 40
-
-
-class Problem(ValueError):
-    """A field's value is wrong: `field` names it, the message says why."""
-
-    def __init__(self, field, message: str):
-        super().__init__(message)
-        self.field = field
-        self.message = message
-
-
-def fail(field, message: str) -> None:
-    """Attach a message to a field (WTForms keeps errors as a tuple until validate())."""
-    field.errors = [*field.errors, message]
 
 
 def money_minor(text: str) -> int:
@@ -47,23 +36,6 @@ def digits(text) -> int | None:
     text = (text or "").strip()
     # the length bound keeps int() under Python's 4300-digit limit and the number inside an SQL INTEGER
     return int(text) if text.isdecimal() and len(text) <= 9 else None
-
-
-def whole(field, low: int, high: int, what: str) -> int | None:
-    """Parse a field as a whole number in range; record a message at the field and return None if not."""
-    text = (field.data or "").strip()
-    if not text:
-        fail(field, _("Enter the %(what)s.", what=what))
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        fail(field, _("The %(what)s must be a whole number.", what=what))
-        return None
-    if not low <= value <= high:
-        fail(field, _("The %(what)s must be between %(low)s and %(high)s.", what=what, low=low, high=high))
-        return None
-    return value
 
 
 def new_token() -> str:
@@ -97,13 +69,6 @@ def table_form_class(game, shown: int):
                     ok = False
                 if name:
                     seen.add(name.casefold())
-            low = game.min_players
-            if not low <= len(names) <= game.max_players:
-                fail(self.players, _("%(game)s needs %(low)s to %(high)s players; you named %(n)s.",
-                                     game=_(game.name), low=low, high=game.max_players, n=len(names))
-                     if low != game.max_players else
-                     _("%(game)s needs %(low)s players; you named %(n)s.", game=_(game.name), low=low, n=len(names)))
-                ok = False
             dealer = digits(str(self.first_dealer.data)) or 0
             if dealer >= max(len(names), 1):
                 fail(self.first_dealer, _("Choose one of the players you named."))
@@ -120,6 +85,15 @@ def table_form_class(game, shown: int):
                 except ValueError as e:
                     fail(getattr(self, "rule_" + name), str(e))
                     ok = False
+            allowed = game.players_allowed(rules) if len(rules) == len(game.options) else \
+                range(game.min_players, game.max_players + 1)  # a house rule may ask for more players
+            if len(names) not in allowed:
+                low, high = allowed.start, allowed.stop - 1
+                fail(self.players, _("%(game)s needs %(low)s to %(high)s players; you named %(n)s.",
+                                     game=_(game.name), low=low, high=high, n=len(names))
+                     if low != high else
+                     _("%(game)s needs %(low)s players; you named %(n)s.", game=_(game.name), low=low, n=len(names)))
+                ok = False
             if not ok:
                 return None
             # the first dealer is counted among the named players, in the order they were typed
@@ -133,7 +107,6 @@ def table_form_class(game, shown: int):
 
 def rule_field(opt, game, name: str):
     """Return the form field for one house rule, defaulting to the engine's default."""
-    from .rules import in_words  # the rules pages' words for each choice, translated
     if isinstance(opt.default, bool):
         return BooleanField(default=opt.default)
     if opt.choices is not None:

@@ -10,12 +10,13 @@ from flask_babel import gettext as _
 
 from .. import store
 from ..engine import settle
-from . import board, hand_form, live
 from ..engine.cards import parse_pile
 from ..engine.errors import ScoreError
+from ..engine.games import CLASSES, all_games, cards_for_classes, class_sizes, count_pile, get_game, resolve_rules
+from ..engine.text import signed
+from . import board, hand_form, live
 from .hand_form import fail
 from .table_form import digits, new_token, table_form_class
-from ..engine.games import CLASSES, all_games, class_sizes, cards_for_classes, count_pile, get_game, resolve_rules
 
 bp = Blueprint("tables", __name__)
 
@@ -25,7 +26,7 @@ HAND = "<int(max=2147483647):number>"  # a hand number in a URL fits the databas
 @bp.app_context_processor
 def helpers():
     """Template helpers the table partials use, wherever they are rendered."""
-    return {"new_token": new_token, "money": board.fmt_money, "signed": board.signed, "deck_for": deck_for,
+    return {"new_token": new_token, "money": board.fmt_money, "signed": signed, "deck_for": deck_for,
             "hand_layout": hand_form.layout}
 
 

@@ -1,4 +1,4 @@
-"""French Tarot (FFT): 78 cards in halves, 91 points, contracts and bonuses (RULES.md §6)."""
+"""French Tarot (FFT): 78 cards in halves, 91 points, contracts and bonuses (docs/rules.md §6)."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -8,7 +8,7 @@ import math
 from .. import cards as C
 from ..errors import BadHand, BadRequest
 from ..naming import Naming
-from ..text import N_, fmt_points, line
+from ..text import N_, fmt_points, line, signed
 from ..entry import Count, Entry, Group, Number, PerSeat, Pick, Ticks, seats
 from . import PLAYERS, Example, Game, Option, Result, resolve_rules, check_players, hand_fields, one_of, pile_of, seat
 
@@ -17,7 +17,7 @@ OUDLERS = frozenset({"T1", "T21", C.FOOL})
 TOTAL = 91
 THRESHOLDS = {0: 56, 1: 51, 2: 41, 3: 36}  # points the taker needs, by oudlers held
 OUDLER_VALUE = Fraction(9, 2)
-CHIEN = {3: 6, 4: 6, 5: 3}  # RULES.md §6 deal table
+CHIEN = {3: 6, 4: 6, 5: 3}  # docs/rules.md §6 deal table
 BASE = 25  # french-tarot-wikipedia.txt: "starts with a basic score of 25 points"
 PETIT_AU_BOUT = 10  # "10 points is added to or deducted from the hand score before multiplying"
 CONTRACTS = {"prise": "Prise", "garde": "Garde", "garde_sans": "Garde sans", "garde_contre": "Garde contre"}
@@ -25,7 +25,7 @@ MULTIPLIERS = {"prise": 1, "garde": 2, "garde_sans": 4}  # garde_contre: the hou
 POIGNEES = ("single", "double", "triple")
 POIGNEE_TRUMPS = {3: (13, 15, 18), 4: (10, 13, 15)}  # 5 players: the house rule poignee_thresholds_5p
 TRUMPS_IN_DECK = 22  # 21 trumps and the Excuse, which may stand in for one
-# Chelem, not multiplied (french-tarot-wikipedia.txt; RULES.md §6), from the taker's side.
+# Chelem, not multiplied (french-tarot-wikipedia.txt; docs/rules.md §6), from the taker's side.
 CHELEM = {"announced_made": 400, "unannounced_made": 200, "announced_failed": -200}
 CHELEM_WORDS = ("announced_made", "unannounced_made", "announced_failed", "defence_made")
 MISERE_GAIN, MISERE_LOSS = 30, 10  # french-tarot-wikipedia.txt: "gives the declarer 30 points and subtracts 10"
@@ -73,18 +73,13 @@ def pile_warnings(cards, rules):
     return []
 
 
-def signed(n) -> str:
-    """Write a score with its sign: +3, −3, 0."""
-    return f"+{fmt_points(n)}" if n > 0 else num(n)
-
-
 def num(n) -> str:
     """Write a number with a true minus sign when negative: 26, −26."""
     return f"−{fmt_points(-n)}" if n < 0 else fmt_points(n)
 
 
 def score(players: list[str], hand: dict, rules: dict) -> Result:
-    """Score and settle one French Tarot hand in points (FFT formula, RULES.md §6)."""
+    """Score and settle one French Tarot hand in points (FFT formula, docs/rules.md §6)."""
     players = check_players(GAME, players)
     n = len(players)
     hand = hand_fields(hand, required=("taker", "contract"), optional=FIELDS)
@@ -140,7 +135,7 @@ def score(players: list[str], hand: dict, rules: dict) -> Result:
         explanation.append(line("Contract: 25 + {margin} = {value}.", margin=margin, value=value))
     else:
         explanation.append(line("Contract lost: −(25 + {margin}) = {value}.", margin=margin, value=num(value)))
-    # Petit au bout goes to the side that took it, whatever the contract (RULES.md §6).
+    # Petit au bout goes to the side that took it, whatever the contract (docs/rules.md §6).
     if pab == "attack":
         explanation.append(line("Petit au bout to the attack: {before} + 10 = {after}.", before=num(value), after=num(value + PETIT_AU_BOUT)))
         value += PETIT_AU_BOUT
@@ -152,7 +147,7 @@ def score(players: list[str], hand: dict, rules: dict) -> Result:
                             contract=CONTRACTS[contract], times=times, before=num(value), after=num(value * times)))
     value *= times
 
-    # Poignées: not multiplied, to the side that wins the deal, whoever showed them (RULES.md §6).
+    # Poignées: not multiplied, to the side that wins the deal, whoever showed them (docs/rules.md §6).
     for who, size, bonus in poignees:
         explanation.append(_poignee_line(size, made, name=who, bonus=bonus, before=num(value),
                                          after=num(value + sign * bonus)))
@@ -333,7 +328,7 @@ def _settle(players, taker, partner, value, explanation) -> dict[str, int]:
     scores = {p: -value for p in players}
     defenders = n - 1 - (1 if partner else 0)
     if partner:
-        # RULES.md §6, bric-a-brac: "2/3 pour le preneur et 1/3 pour l'appelé".
+        # docs/rules.md §6, bric-a-brac: "2/3 pour le preneur et 1/3 pour l'appelé".
         scores[partner] = value
         scores[taker] = 2 * value
         explanation.append(line("Each of {k} defenders {each}; partner {partner} {p_score}; taker {name} {t_score} (2 × {value}).",
@@ -353,7 +348,7 @@ def _misere_bonuses(players, miseres, scores, explanation, warnings):
             scores[p] += MISERE_GAIN if p == who else -MISERE_LOSS
         explanation.append(line("Misère declared by {name}: {name} +30, each other player −10.", name=who))
     if len(players) != 4:
-        # french-tarot-wikipedia.txt's misère is zero-sum only at 4 players (RULES.md §0.3, §6).
+        # french-tarot-wikipedia.txt's misère is zero-sum only at 4 players (docs/rules.md §0.3, §6).
         net = len(miseres) * (MISERE_GAIN - MISERE_LOSS * (len(players) - 1))
         warnings.append(line("At {n} players the misère bonus doesn't balance: the scores add up to {net}, not 0.",
                              n=len(players), net=signed(net)))

@@ -1,4 +1,4 @@
-"""Mitigati (Piedmont, 3 players): direct sum, 129 points, declarations (RULES.md §3)."""
+"""Mitigati (Piedmont, 3 players): direct sum, 129 points, declarations (docs/rules.md §3)."""
 from __future__ import annotations
 
 from .. import cards as C
@@ -7,8 +7,8 @@ from ..text import N_, line
 from . import Example, Game, Option, Result, check_players, hand_fields, resolve_rules, seat
 from ..entry import Entry, Group, Number, PerSeat, Pick, Ticks
 from ..naming import ITALIAN, card_name
-from .piles import (baseline_example, baseline_scores, per_player, piles_counts, piles_summary, read_piles,
-                    signed)
+from ..text import signed
+from .piles import baseline_example, baseline_scores, per_player, piles_counts, piles_summary, read_piles
 
 DECK = C.DECK_78
 TOTAL = 129
@@ -34,7 +34,7 @@ def values(rules):
 
 
 def honours_value(held: int, kings: bool, trio: bool, reading: str) -> tuple[int, str]:
-    """Return the honours declaration for `held` of the 7 honours and which one it is (RULES.md §3.1)."""
+    """Return the honours declaration for `held` of the 7 honours and which one it is (docs/rules.md §3.1)."""
     if kings:  # Rufus: all four kings 20, any extra honour +5 (his example: 4 kings, I, XXI = 30)
         return 20 + 5 * (held - 4), "kings"
     if trio and reading == "trio_and_four" and held >= 4:
@@ -114,7 +114,7 @@ def declarations(players: list[str], shown, rules: dict):
 
 
 def score(players, hand, rules):
-    """Score a Mitigati hand: points − 43 plus declarations, or the agreed bids (RULES.md §3)."""
+    """Score a Mitigati hand: points − 43 plus declarations, or the agreed bids (docs/rules.md §3)."""
     check_players(GAME, players)
     hand_fields(hand, optional=("points", "cards", "declarations", "bids"))
     if hand.get("bids") is not None:

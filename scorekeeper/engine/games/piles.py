@@ -1,24 +1,15 @@
 """Every player's pile, for the three-player games that score each player alone. Pure.
 
 Scarto, Swiss Tarot 1659 and Mitigati all take `points: {player: n}` or `cards: {player: [codes]}`
-(API.md); this reads and checks either form the same way.
+(docs/api.md); this reads and checks either form the same way.
 """
 from __future__ import annotations
 
 from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
-from ..text import Line, line
+from ..text import Line, line, signed
 from ..entry import Count, Entry, Group, Number, PerSeat
 from . import PLAYERS, Example, Game, count_pile, one_of, seat
-
-
-def signed(n) -> str:
-    """Write a score with its sign: +4, −5, 0."""
-    if n > 0:
-        return f"+{n}"
-    if n < 0:
-        return f"−{-n}"
-    return "0"
 
 
 def per_player(mapping, players: list[str], what: str) -> dict:

@@ -1,4 +1,4 @@
-"""Scarto / Tarocchi (Piedmont, 3 players): groups of three minus two, 78 points (RULES.md §2)."""
+"""Scarto / Tarocchi (Piedmont, 3 players): groups of three minus two, 78 points (docs/rules.md §2)."""
 from __future__ import annotations
 
 from .. import cards as C
@@ -50,7 +50,7 @@ def score(players, hand, rules):
     points, explanation, warnings = read_piles(GAME, players, hand, rules, fool_alone=not exchanged,
                                                other_total=TOTAL - 1 if exchanged else None)
     if sum(points.values()) == TOTAL - 1:
-        # RULES.md §2.1: exchanged French-style the Matto's pile loses a point; the deck counts 77
+        # docs/rules.md §2.1: exchanged French-style the Matto's pile loses a point; the deck counts 77
         warnings.append(line("With the Matto exchanged the deck counts 77, not 78, so the scores sum to −1"
                              " (house rule fool_exchange)."))
     scores = baseline_scores(players, points, BASELINE, explanation)

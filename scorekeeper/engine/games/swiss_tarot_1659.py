@@ -1,4 +1,4 @@
-"""Swiss Tarot 1659 (Maison académique, 3 players): tricks of three minus two, 78 points (RULES.md §4)."""
+"""Swiss Tarot 1659 (Maison académique, 3 players): tricks of three minus two, 78 points (docs/rules.md §4)."""
 from __future__ import annotations
 
 from .. import cards as C
@@ -44,7 +44,7 @@ def pile_warnings(cards, rules):
 
 
 def score(players, hand, rules):
-    """Score a hand as each player's points − 26, the running relative score (RULES.md §4)."""
+    """Score a hand as each player's points − 26, the running relative score (docs/rules.md §4)."""
     check_players(GAME, players)
     hand_fields(hand, optional=("points", "cards"))
     kept = rules["unexchanged_fool"] == "owner"
@@ -52,11 +52,11 @@ def score(players, hand, rules):
     if not kept and isinstance(piles, dict):
         for p, pile in piles.items():
             if isinstance(pile, list) and len(pile) == 1 and str(pile[0]).strip().upper() in ("FOOL", "EXCUSE"):
-                # RULES.md §4 [conflict]: by default the unexchanged Fool stays in the trick it was played to
+                # docs/rules.md §4 [conflict]: by default the unexchanged Fool stays in the trick it was played to
                 raise BadHand(line("{player}'s pile is the Fool alone, which would make the deck 79: by default a Fool that could not be exchanged stays in the trick it was played to. A table that lets its player keep it sets the house rule unexchanged_fool to “owner”.", player=p), cards=["FOOL"])
     points, explanation, warnings = read_piles(GAME, players, hand, rules, other_total=TOTAL + 1 if kept else None)
     if sum(points.values()) == TOTAL + 1:
-        # RULES.md §4: kept alone as 5 the Fool makes 130 − 50 − 1 = 79
+        # docs/rules.md §4: kept alone as 5 the Fool makes 130 − 50 − 1 = 79
         warnings.append(line("The Fool kept alone is worth 5: the deck counts 79, not 78, so the scores sum to +1"
                              " (house rule unexchanged_fool)."))
     scores = baseline_scores(players, points, BASELINE, explanation)

@@ -1,4 +1,4 @@
-"""Triomphe Forcée (4-10 players): stakes and tricks, no card points (RULES.md §7)."""
+"""Triomphe Forcée (4-10 players): stakes and tricks, no card points (docs/rules.md §7)."""
 from __future__ import annotations
 
 from .. import cards as C
@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from ..entry import Entry, EntryError, Group, PerSeat, Pick, Ticks, seats
 from . import PLAYERS, Example, resolve_rules
-from .piles import signed
+from ..text import signed
 
 DECK = C.DECK_78
 LA_MORT = "T13"
@@ -61,7 +61,7 @@ def trick_winner(players: list[str], tricks) -> tuple[str, dict[str, int]]:
 
 
 def score(players, hand, rules):
-    """Settle a hand in antes: La Mort takes the pot, else the declarations, then most tricks (RULES.md §7)."""
+    """Settle a hand in antes: La Mort takes the pot, else the declarations, then most tricks (docs/rules.md §7)."""
     check_players(GAME, players)
     hand_fields(hand, optional=("la_mort", "declarations", "tricks"))
     n = len(players)

@@ -1,4 +1,4 @@
-"""Troccas (Grisons): 78 cards counted in groups of four minus three, 72 points (RULES.md §1)."""
+"""Troccas (Grisons): 78 cards counted in groups of four minus three, 72 points (docs/rules.md §1)."""
 from __future__ import annotations
 
 from .. import cards as C
@@ -7,7 +7,7 @@ from ..naming import ITALIAN_MARKS, Naming
 from ..text import N_, line
 from ..entry import Count, Entry, EntryError, Group, Number, Pick, seats
 from . import PLAYERS, Example, Game, Option, Result, check_players, hand_fields, one_of, pile_of, seat, whole_points
-from .piles import signed
+from ..text import signed
 
 DECK = C.DECK_78
 HONOURS = {"T1", "T21"}  # il bagat, il mund; with il narr and the kings: 5 (troccas-wikipedia.txt)
@@ -62,7 +62,7 @@ def teams_of(players: list[str], teams) -> list[list[str]]:
 
 
 def score(players, hand, rules):
-    """Score a Troccas hand: each team's points − 36, credited to each of its members (RULES.md §1)."""
+    """Score a Troccas hand: each team's points − 36, credited to each of its members (docs/rules.md §1)."""
     check_players(GAME, players)
     hand_fields(hand, required=("teams", "side"), optional=("points", "cards"))
     teams = teams_of(players, hand["teams"])
@@ -114,7 +114,7 @@ SAMPLES = [["SW-K", "CU-Q", "BA-J", "CO-5"], ["T7", "CU-Q", "SW-C", "BA-6"], ["T
 
 def example(game: Game) -> Example:
     """Return the hand the rules page settles, with the page's own arithmetic."""
-    # troccas-wikipedia.txt: points over or below 36; RULES.md §1: each member is credited his team's score.
+    # troccas-wikipedia.txt: points over or below 36; docs/rules.md §1: each member is credited his team's score.
     players = list(PLAYERS[:4])
     baseline = BASELINE
     team_points = 40

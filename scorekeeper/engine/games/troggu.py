@@ -1,10 +1,10 @@
-"""Troggu (Upper Valais): 62 cards, direct sum, 114 points, Rappen payouts (RULES.md §5)."""
+"""Troggu (Upper Valais): 62 cards, direct sum, 114 points, Rappen payouts (docs/rules.md §5)."""
 from __future__ import annotations
 
 from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
 from ..naming import ITALIAN_MARKS, Naming
-from ..text import N_, line
+from ..text import N_, line, signed
 from ..entry import Count, Entry, EntryError, Group, Number, PerSeat, Pick, seats
 from . import PLAYERS, Example, Game, Option, Result, resolve_rules, check_players, count_pile, hand_fields, one_of, pile_of, seat, whole_points
 
@@ -14,7 +14,7 @@ TOTAL = 114
 WIN = 58  # troggu-visp-de.txt: "mehr als die Hälfte der Punkte (58 oder mehr) gewinnt"
 DRAW = 57  # 57–57: "gewinnt niemand und kein Geld wird gezahlt"
 LOW = 30  # fewer than 30 points: the losers pay double
-TAPP = {3: 8, 4: 10, 5: 7, 6: 8, 7: 6, 8: 6}  # RULES.md §5 deal table (4 players: see tapp_4p)
+TAPP = {3: 8, 4: 10, 5: 7, 6: 8, 7: 6, 8: 6}  # docs/rules.md §5 deal table (4 players: see tapp_4p)
 PARTNER_TABLE = (7, 8)  # the Tappist may call a partner only at 7 or 8 players
 PARTNER_UNITS = 2  # troggu-visp-de.txt: "Der Partner des Tappisten bekommt oder bezahlt den doppelten Grundbetrag"
 FOOL_ALONE = 5  # a side without a trick can only hold the Fool kept back by "schgüsieru"
@@ -140,7 +140,7 @@ def _declared(players, hand, rules, contract) -> Result:
         explanation.append(line("{points} < 57: the declarer's side loses.", points=points))
 
     # troggu-visp-de.txt: "Bei einem Match müssen die Verlierer den dreifachen Grundbetrag zahlen";
-    # RULES.md §5 [inferred]: a Match takes precedence over <30.
+    # docs/rules.md §5 [inferred]: a Match takes precedence over <30.
     match = no_tricks == loser and (loser == "opponents" or rules["match_with_tapp_points"] or loser_points == 0)
     if match:
         times = 3
@@ -179,11 +179,6 @@ def _declared(players, hand, rules, contract) -> Result:
         else:
             explanation.append(line("{name} pays {k} opponents × {unit} → {name} −{total}.", k=k, unit=unit, name=declarer, total=k * unit))
     return Result(pts, {p: scores[p] for p in players}, tuple(explanation), tuple(warnings))
-
-
-def signed(n: int) -> str:
-    """Write a score with its sign: +3, −3, 0."""
-    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
 
 
 def _partner(value, players, declarer, contract):
@@ -247,7 +242,7 @@ def _misere(players, hand, rules) -> Result:
     total = sum(points.values())
     if total > TOTAL:
         raise BadHand(line("The players' points add up to {total}, more than the deck's 114.", total=total))
-    # RULES.md §0.3, §5: the Tapp is unused, so the piles add up to 114 − the Tapp's points.
+    # docs/rules.md §0.3, §5: the Tapp is unused, so the piles add up to 114 − the Tapp's points.
     if not TOTAL - most <= total <= TOTAL - size:
         warnings.append(line("The piles add up to {total}; with the {size} Tapp cards left out they should make "
                              "between {low} and {high}.", total=total, size=size, low=TOTAL - most, high=TOTAL - size))
