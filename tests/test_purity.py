@@ -20,3 +20,39 @@ def test_core_is_pure(path):
             names = [node.module or ""]
         for name in names:
             assert name.split(".")[0] not in FORBIDDEN, f"{path.name} imports {name}"
+
+
+def imported_modules(path: Path) -> list[str]:
+    """Return the absolute names of the scorekeeper modules a file imports (relative imports resolved)."""
+    package = ".".join(path.relative_to(ROOT.parent).with_suffix("").parts[:-1])
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            out += [module] + [f"{module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            out += [a.name for a in node.names]
+    return [m for m in out if m.startswith("scorekeeper")]
+
+
+# The arrows go one way: web → store → engine, and web → engine (STYLE.md).
+MAY_NOT = {"engine": ("scorekeeper.store", "scorekeeper.web", "scorekeeper.create_app"),
+           "store": ("scorekeeper.web",)}
+
+
+@pytest.mark.parametrize("package", sorted(MAY_NOT))
+def test_imports_point_one_way(package):
+    wrong = [f"{path.relative_to(ROOT)} imports {m}"
+             for path in sorted((ROOT / package).rglob("*.py")) for m in imported_modules(path)
+             if m.startswith(MAY_NOT[package])]
+    assert not wrong, wrong
+
+
+def test_every_package_says_what_lives_there_and_what_it_may_import():
+    for package in ("engine", "store", "web"):
+        doc = ast.get_docstring(ast.parse((ROOT / package / "__init__.py").read_text())) or ""
+        assert "import" in doc and len(doc.splitlines()) >= 2, package

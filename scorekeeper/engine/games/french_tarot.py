@@ -466,7 +466,8 @@ def to_facts(v: dict, players: list[str], rules: dict) -> dict:
 def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
     """Return the form's values for a stored hand (the attack's side)."""
     return {"taker": facts.get("taker"), "contract": facts.get("contract"), "partner": facts.get("partner"),
-            "side": "attack", "points": facts.get("points"), "oudlers": facts.get("oudlers"),
+            "side": "attack", "points": None if facts.get("points") is None else Fraction(facts["points"]),
+            "oudlers": None if facts.get("oudlers") is None else str(facts["oudlers"]),
             "petit_au_bout": facts.get("petit_au_bout"), "chelem": facts.get("chelem"),
             "pg": {pg["player"]: pg["size"] for pg in facts.get("poignees") or []},
             "misere": list(facts.get("misere") or [])}

@@ -195,10 +195,9 @@ def to_facts(v: dict, players: list[str], rules: dict) -> dict:
 
 def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
     """Return the form's values for a stored hand."""
-    values = {"la_mort": facts.get("la_mort"), "dc": facts.get("declarations") or {}}
-    for t, winner in enumerate(facts.get("tricks") or []):
-        values[f"trick{t}"] = winner
-    return values
+    tricks = facts.get("tricks") or [None] * TRICKS
+    return {"la_mort": facts.get("la_mort"), "dc": facts.get("declarations") or {},
+            **{f"trick{t}": winner for t, winner in enumerate(tricks)}}
 
 
 def summary(f: dict):
