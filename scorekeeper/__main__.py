@@ -52,15 +52,9 @@ def count(args: list[str]) -> int:
 
 
 def init_db() -> int:
-    """Create or upgrade the database, if the app has one yet."""
-    try:
-        from . import store
-    except ImportError:
-        return 0
+    """Create or upgrade the database (create_app runs the migrations; this only starts it once)."""
     from . import create_app
-    app = create_app()
-    with app.app_context():
-        store.upgrade(app)
+    create_app()
     return 0
 
 

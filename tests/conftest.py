@@ -47,10 +47,6 @@ def live_server(tmp_path):
     """Serve a fresh app (CSRF on, as in production) from a thread; yield its base URL."""
     app = create_app({"SECRET_KEY": "live-secret",
                       "DATABASE_URL": f"sqlite:///{tmp_path / 'live.sqlite'}"})
-    init = getattr(__import__("scorekeeper"), "store", None)
-    if init is not None and hasattr(init, "upgrade"):
-        with app.app_context():
-            init.upgrade(app)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
