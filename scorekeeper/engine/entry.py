@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 from .text import Line
 
+ALONE = "-alone-"  # the explicit choice "plays alone" where a partner is called (never a player's name)
+
 
 @dataclass(frozen=True)
 class Pick:

@@ -9,7 +9,7 @@ from .. import cards as C
 from ..errors import BadHand, BadRequest
 from ..naming import Naming
 from ..text import N_, fmt_points, line, signed
-from ..entry import Count, Entry, Group, Number, PerSeat, Pick, Ticks, seats
+from ..entry import ALONE, Count, Entry, Group, Number, PerSeat, Pick, Ticks, seats
 from . import PLAYERS, Example, Game, Option, Result, resolve_rules, check_players, hand_fields, one_of, pile_of, seat
 
 DECK = C.DECK_78
@@ -426,8 +426,9 @@ def entry(players: list[str], rules: dict, last: dict | None) -> Entry:
     fields = [Pick("taker", line("Taker"), seats(players), style="people", required=line("Choose the taker.")),
               Pick("contract", line("Contract"), tuple(contracts.items()), default=contract, style="contract")]
     if len(players) == 5:
-        fields.append(Pick("partner", line("Partner (called king)"), seats(players), blank=line("Alone"),
-                           style="people"))
+        # never a default: a forgotten tap would score a 1-against-4 hand
+        fields.append(Pick("partner", line("Partner (called king)"), seats(players) + ((ALONE, line("Alone")),),
+                           style="people", required=line("Choose the called king's holder, or Alone.")))
     bonuses = [PerSeat((Pick("pg", line("Poignée shown by {name}"), POIGNEE_CHOICES, blank=line("No poignée")),)),
                Pick("chelem", line("Chelem"), CHELEM_CHOICES, blank=line("No"))]
     if rules["misere"]:  # a house rule (docs/rules.md §6), off by default
@@ -457,7 +458,7 @@ def to_facts(v: dict, players: list[str], rules: dict) -> dict:
              "poignees": [{"player": p, "size": size} for p, size in v["pg"].items() if size],
              "chelem": v["chelem"]}
     if "partner" in v:
-        facts["partner"] = v["partner"]
+        facts["partner"] = None if v["partner"] == ALONE else v["partner"]
     if v.get("misere"):
         facts["misere"] = v["misere"]
     return facts
@@ -465,7 +466,7 @@ def to_facts(v: dict, players: list[str], rules: dict) -> dict:
 
 def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
     """Return the form's values for a stored hand (the attack's side)."""
-    return {"taker": facts.get("taker"), "contract": facts.get("contract"), "partner": facts.get("partner"),
+    return {"taker": facts.get("taker"), "contract": facts.get("contract"), "partner": facts.get("partner") or ALONE,
             "side": "attack", "points": None if facts.get("points") is None else Fraction(facts["points"]),
             "oudlers": None if facts.get("oudlers") is None else str(facts["oudlers"]),
             "petit_au_bout": facts.get("petit_au_bout"), "chelem": facts.get("chelem"),

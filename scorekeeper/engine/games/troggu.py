@@ -5,7 +5,7 @@ from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
 from ..naming import ITALIAN_MARKS, Naming
 from ..text import N_, line, signed
-from ..entry import Count, Entry, EntryError, Group, Number, PerSeat, Pick, seats
+from ..entry import ALONE, Count, Entry, EntryError, Group, Number, PerSeat, Pick, seats
 from . import PLAYERS, Example, Game, Option, Result, resolve_rules, check_players, count_pile, hand_fields, one_of, pile_of, seat, whole_points
 
 DECK = C.DECK_62
@@ -369,8 +369,9 @@ def entry(players: list[str], rules: dict, last: dict | None) -> Entry:
                       style="points-row", hint=line("Of 114. Type either side's points: the other side has the rest.")),
                 Pick("no_tricks", line("Took no trick (Match)"), SIDE_WORDS, blank=line("Both took tricks"))]
     if len(players) in PARTNER_TABLE:
-        declared.insert(1, Pick("partner", line("Partner (holder of the called card)"), seats(players),
-                                blank=line("Alone"), style="people"))
+        # never a default: a forgotten tap would change who wins what
+        declared.insert(1, Pick("partner", line("Partner (holder of the called card)"),
+                                seats(players) + ((ALONE, line("Alone")),), style="people"))
     return Entry(
         # a misère is rare: the contract never defaults to it, nor to the last hand's
         (Pick("contract", line("Contract"), tuple(CONTRACT_WORDS.items()), default="normal", style="contract"),
@@ -394,7 +395,9 @@ def to_facts(v: dict, players: list[str], rules: dict) -> dict:
              "declarer_points": v["points"] if v["side"] != "opponents" else TOTAL - v["points"],
              "no_tricks": v["no_tricks"]}
     if "partner" in v:
-        facts["partner"] = v["partner"] if v["contract"] == "normal" else None
+        if v["contract"] == "normal" and v["partner"] is None:
+            raise EntryError({"partner": line("Choose the called card's holder, or Alone.")})
+        facts["partner"] = v["partner"] if v["contract"] == "normal" and v["partner"] != ALONE else None
     return facts
 
 
@@ -402,7 +405,7 @@ def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
     """Return the form's values for a stored hand."""
     if facts["contract"] == "misere":
         return {"contract": "misere", "mp": facts.get("misere_points") or {}}
-    return {"contract": facts["contract"], "declarer": facts.get("declarer"), "partner": facts.get("partner"),
+    return {"contract": facts["contract"], "declarer": facts.get("declarer"), "partner": facts.get("partner") or ALONE,
             "side": "declarer", "points": facts.get("declarer_points"), "no_tricks": facts.get("no_tricks")}
 
 
