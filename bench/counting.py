@@ -19,6 +19,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from bench.server import NO_LIMITS
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -39,7 +41,7 @@ def free_port() -> int:
 def start_gunicorn(tmp: Path) -> tuple[subprocess.Popen, str]:
     """Serve the app with gunicorn, 2 workers, as `make run` does; return the process and its URL."""
     port = free_port()
-    env = {**os.environ, "SECRET_KEY": "bench-secret", "DATABASE_URL": f"sqlite:///{tmp / 'bench.sqlite'}"}
+    env = {**os.environ, "SECRET_KEY": "bench-secret", "DATABASE_URL": f"sqlite:///{tmp / 'bench.sqlite'}", **NO_LIMITS}
     gunicorn = Path(sys.executable).with_name("gunicorn")
     proc = subprocess.Popen([str(gunicorn), "--workers", "2", "--bind", f"127.0.0.1:{port}", "--no-control-socket",
                              "--log-level", "warning", "scorekeeper:create_app()"],

@@ -34,9 +34,18 @@ def create_app(test_config: dict | None = None) -> Flask:
         BABEL_DEFAULT_LOCALE="en",
         SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24 * 365,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,  # a whole evening exported as JSON is a few KB; 2 MB is plenty
+        MAX_HANDS=2000,  # hands one table keeps (a long evening is 60): more is refused, at the form and on import
+        MAX_URL=2048,  # characters of a request's path and query: a longer address is a 414
+        # Rate limits per client address (Flask-Limiter's syntax, docs/deploy.md). Saving hands is never limited.
+        RATELIMIT_STORAGE_URI="memory://",  # per process; redis://host:6379 shares them between workers
+        RATELIMIT_TABLES="200 per hour",  # opening a table (POST)
+        RATELIMIT_IMPORTS="200 per hour",  # importing a table (POST)
+        RATELIMIT_API="1200 per minute",  # the JSON API, every endpoint together
     )
     app.config.from_pyfile("config.py", silent=True)
-    for key in ("SECRET_KEY", "DATABASE_URL", "PROXY_FIX"):
+    for key in ("SECRET_KEY", "DATABASE_URL", "PROXY_FIX", "RATELIMIT_STORAGE_URI", "RATELIMIT_TABLES",
+                "RATELIMIT_IMPORTS", "RATELIMIT_API", "RATELIMIT_ENABLED", "MAX_HANDS", "MAX_URL",
+                "MAX_CONTENT_LENGTH"):
         if os.environ.get(key):
             app.config[key] = os.environ[key]
     if test_config:
@@ -53,12 +62,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf = CSRFProtect(app)
 
     from . import store
-    from .web import api, counting, exports, live, rules, site, tables
+    from .web import api, counting, exports, limits, live, rules, site, tables
     store.init_app(app)
     csrf.exempt(api.bp)
     for blueprint in (api.bp, counting.bp, rules.bp, tables.bp, exports.bp, live.bp):
         app.register_blueprint(blueprint)
     site.install(app)
+    limits.install(app)
     return app
 
 

@@ -46,4 +46,27 @@
     inputs.forEach(function (i) { i.addEventListener("input", relabel); });
     relabel();
   }
+  // A refused Save: bring its first message into view, above the sticky Save bar, and put the cursor there.
+  function showFirstError(root) {
+    var form = root && root.querySelector ? (root.id === "hand-form" ? root : root.querySelector("#hand-form")) : null;
+    if (!form) { return; }
+    var bad = form.querySelector(".form-errors, .has-error, .engine-error");
+    if (!bad) { return; }
+    var field = form.querySelector(".has-error");
+    (field || bad).scrollIntoView({ block: "center" });
+    var input = field && field.querySelector("input:not([type=hidden])");
+    if (input) { input.focus({ preventScroll: true }); }
+  }
+  showFirstError(document);
+  document.body.addEventListener("htmx:afterSwap", function (e) { showFirstError(e.detail.target); });
+
+  // Fewer taps: choosing who declared opens the keypad on the points field (the same tap, where the
+  // platform allows), unless the points are already typed.
+  document.addEventListener("change", function (e) {
+    var t = e.target, form = t.form;
+    if (!form || form.id !== "hand-form" || t.type !== "radio") { return; }
+    if (["declarer", "taker", "contract", "partner"].indexOf(t.name) < 0) { return; }
+    var points = form.querySelector("input[name=points]");
+    if (points && !points.value && points.offsetParent !== null) { points.focus(); }
+  });
 })();

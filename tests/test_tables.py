@@ -340,23 +340,62 @@ def test_huge_hand_numbers_and_versions_are_a_404_or_a_message_never_a_500(clien
     assert client.get(f"{url}/hands/{huge}").status_code == 404
     assert client.post(f"{url}/hands/{huge}", data={"partner": "Cla", "points": "41"}).status_code == 404
     assert client.post(f"{url}/hands/{huge}/delete", data={"token": "d"}).status_code == 404
-    for version in (BIG, huge):  # a version that can't be read is no version: the edit is saved
+    for version in (BIG, huge):  # a version that can't be read is tampered: never current, so "changed
+        r = client.post(url + "/hands/1", data={"partner": "Cla", "side": "first",  # meanwhile", shown
+                                                "points": "41", "token": "e" + version[:3], "version": version})
+        assert r.status_code == 200 and "This hand was changed meanwhile" in r.get_data(as_text=True)
+        version = re.search(r'name="version" type="hidden" value="(\d+)"', r.get_data(as_text=True)).group(1)
         r = client.post(url + "/hands/1", data={"partner": "Cla", "side": "first", "points": "41",
-                                                "token": "e" + version[:3], "version": version})
-        assert r.status_code == 303
+                                                "token": "f" + version, "version": version})
+        assert r.status_code == 303  # saved again with the version the message put in the form
     assert "41 points" in client.get(url).get_data(as_text=True)
 
 
-@pytest.mark.parametrize("kings", [BIG, "5", "two"])  # the deck has 4 kings (docs/rules.md §1)
-def test_a_wrong_class_count_is_a_message_and_kept(client, kings):
+@pytest.mark.parametrize("others", [BIG, "99", "two"])  # Troccas has 50 other cards (78 − 4 kings … see the class sizes)
+def test_a_wrong_class_count_is_a_message_at_its_field_and_kept(client, others):
     url = open_table(client)
     r = client.post(url + "/hands", data={"action": "count", "count_of": "first", "partner": "Cla",
-                                          "c_kings": kings, "c_others": "17"})
+                                          "c_kings": "2", "c_others": others})
     page = r.get_data(as_text=True)
     assert r.status_code == 200
-    assert "The kings count must be a whole number from 0 to 4." in page  # once cleared, the kings counted as 0
-    assert f'name="c_kings" inputmode="numeric" autocomplete="off" size="3" value="{kings}"' in page
+    assert re.search(r'name="c_others"[^>]*value="' + re.escape(others) + '"', page)  # kept
+    assert re.search(r'value="' + re.escape(others) + r'"></label>\s*<p class="field-error" role="alert">Write a whole '
+                     r'number from 0 to \d+\.</p>', page)  # the message at the field it concerns
     assert not re.search(r'name="points"[^>]*value="\d', page)  # no points from a count that can't be read
+
+
+def test_a_crafted_class_count_beyond_the_deck_is_a_message(client):
+    url = open_table(client)
+    page = client.post(url + "/hands", data={"action": "count", "count_of": "first", "partner": "Cla",
+                                             "c_kings": "5"}).get_data(as_text=True)
+    assert "Write a whole number from 0 to 4." in page  # the deck has 4 kings (docs/rules.md §1)
+
+
+def test_tapped_cards_and_class_counts_are_never_mixed(client):
+    url = open_table(client)
+    page = client.post(url + "/hands", data={"action": "count", "count_of": "first", "partner": "Cla",
+                                             "c_kings": "2", "card": ["SW-K"]}).get_data(as_text=True)
+    assert "not both" in page and not re.search(r'name="points"[^>]*value="\d', page)
+
+
+def test_count_with_nothing_given_is_a_message_not_zero(client):
+    url = open_table(client)
+    page = client.post(url + "/hands", data={"action": "count", "count_of": "first",
+                                             "partner": "Cla"}).get_data(as_text=True)
+    assert "Tap the cards, or say how many of each class" in page
+    assert not re.search(r'name="points"[^>]*value="\d', page)
+
+
+def test_save_counts_the_cards_when_the_points_are_empty(client):
+    """One tap fewer: Save counts the given classes; the preview says the same before."""
+    url = open_table(client)
+    # 2 kings (5 each) and 6 other cards (1 each) in groups of four: 2 groups; 16 nominal − 2 × 3 = 10 (docs/rules.md §1)
+    data = {"partner": "Cla", "c_kings": "2", "c_others": "6", "token": "s1"}
+    preview = client.post(url + "/preview", data=data).get_data(as_text=True)
+    assert "Counted 8 cards" in preview
+    r = client.post(url + "/hands", data={**data, "action": "save"})
+    assert r.status_code == 303
+    assert "10 points" in client.get(url).get_data(as_text=True)
 
 
 def test_a_huge_first_dealer_keeps_the_table_form(client):

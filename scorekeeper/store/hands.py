@@ -13,7 +13,7 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .db import engine, is_key, now, writing
-from .schema import Change, Hand, NotFound, Stale, TableInfo, changes, hands, tables
+from .schema import Change, Full, Hand, NotFound, Stale, TableInfo, changes, hands, tables
 
 def _table(row) -> TableInfo:
     return TableInfo(row.id, row.game, tuple(row.players), dict(row.rules), row.stake, row.currency,
@@ -65,6 +65,15 @@ def list_hands(table_id: str) -> list[Hand]:
     return [_hand(r) for r in rows if r.facts is not None]
 
 
+def count_hands(table_id: str, conn=None) -> int:
+    """Return how many live hands the table has."""
+    query = select(func.count()).select_from(hands).where(hands.c.table_id == table_id, hands.c.facts.is_not(None))
+    if conn is not None:
+        return conn.execute(query).scalar()
+    with engine().connect() as conn:
+        return conn.execute(query).scalar()
+
+
 def last_hand(table_id: str) -> Hand | None:
     """Return the table's latest live hand (for the next hand's defaults), if any."""
     with engine().connect() as conn:
@@ -100,17 +109,19 @@ def _once(token: str | None, write):
     try:
         with writing() as conn:
             return write(conn)
-    except (IntegrityError, Stale, NotFound):
+    except (IntegrityError, Stale, NotFound, Full):
         done = by_token(token)  # the same form posted again (double tap, retry; a delete twice): the first won
         if done is None:
             raise
         return done
 
 
-def add_hand(table_id: str, facts: dict, token: str | None = None) -> Hand:
-    """Append a hand to the table (once per token) and return it."""
+def add_hand(table_id: str, facts: dict, token: str | None = None, limit: int | None = None) -> Hand:
+    """Append a hand to the table (once per token) and return it; raise Full if it has `limit` live hands."""
     def write(conn):
-        _bump(conn, table_id)
+        _bump(conn, table_id)  # the table's row is locked from here: two saves can't both pass the limit
+        if limit is not None and count_hands(table_id, conn) >= limit:
+            raise Full(limit)
         number = (conn.execute(select(func.max(hands.c.number)).where(hands.c.table_id == table_id)).scalar() or 0) + 1
         t = now()
         hand_id = conn.execute(insert(hands).values(table_id=table_id, number=number, facts=facts, version=1,
@@ -167,10 +178,18 @@ def _undoable(table_id):
 
 
 def undo(table_id: str, token: str | None = None) -> Change | None:
-    """Revert the table's last change (an add, edit or delete) and return it; None if nothing to undo."""
-    if is_key(token) and _change_by_token(token):
-        return _change_by_token(token)
-    with writing() as conn:
+    """Revert the table's last change (an add, edit or delete) and return it; None if nothing to undo.
+
+    Once per token, like a save: the token is looked up after the table's row is locked, in the same
+    transaction, so a double-tapped Undo (two posts at once) waits for the first and then answers with
+    what it undid; the token's unique index is the last word if two transactions still meet.
+    """
+    def write(conn):
+        if conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update()).first() is None:
+            return None  # no such table: nothing to undo
+        done = _change_by_token(conn, token)
+        if done is not None:
+            return done  # this token was posted before: nothing more to undo
         row = conn.execute(_undoable(table_id)).first()
         if row is None:
             return None
@@ -182,11 +201,23 @@ def undo(table_id: str, token: str | None = None) -> Change | None:
         _log(conn, table_id, hand.id, "undo", hand.facts, row.before, token)
         return Change(row.id, row.number, row.kind, row.created_at)
 
+    try:
+        with writing() as conn:
+            return write(conn)
+    except IntegrityError:
+        with engine().connect() as conn:
+            done = _change_by_token(conn, token)
+        if done is None:
+            raise
+        return done
 
-def _change_by_token(token: str) -> Change | None:
-    with engine().connect() as conn:
-        row = conn.execute(select(changes.c.id, changes.c.kind, changes.c.created_at, hands.c.number)
-                           .join(hands, hands.c.id == changes.c.hand_id).where(changes.c.token == token)).first()
+
+def _change_by_token(conn, token: str | None) -> Change | None:
+    """Return the change a token already made (for an Undo posted twice: its "undo" entry), if any."""
+    if not is_key(token):
+        return None
+    row = conn.execute(select(changes.c.id, changes.c.kind, changes.c.created_at, hands.c.number)
+                       .join(hands, hands.c.id == changes.c.hand_id).where(changes.c.token == token)).first()
     return Change(row.id, row.number, row.kind, row.created_at) if row is not None else None
 
 

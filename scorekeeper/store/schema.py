@@ -92,6 +92,14 @@ class NotFound(LookupError):
     """No such table or hand."""
 
 
+class Full(Exception):
+    """The table already has as many hands as one table may hold (`limit`)."""
+
+    def __init__(self, limit: int):
+        super().__init__(f"full at {limit} hands")
+        self.limit = limit
+
+
 class Stale(Exception):
     """The hand changed since the form was loaded (its version moved on)."""
 

@@ -9,6 +9,7 @@ from ..engine.cards import parse_pile
 from ..engine.errors import BadRequest, ScoreError
 from ..engine.games import all_games, count_pile, get_game, resolve_rules
 from ..engine.text import line
+from . import bounds
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -47,13 +48,25 @@ def game_json(game, full: bool = False) -> dict:
 
 
 def json_body(*required: str, optional: tuple = ()) -> dict:
-    """Return the request's JSON object, checking required and unknown fields."""
-    try:
-        data = request.get_json(silent=True)
-    except RecursionError:  # nested deeper than the JSON parser goes: not a body this API reads
-        data = None
-    if data is None and request.get_data():
-        raise BadRequest(line("The request body is not valid JSON; send a JSON object such as {{\"game\": \"troccas\", \"cards\": [\"SW-K\"]}}."))
+    """Return the request's JSON object, checking required and unknown fields.
+
+    The body is read whatever its Content-Type says (a script's text/plain or none at all), with every
+    number bounded before anything counts with it (web/bounds.py).
+    """
+    raw = request.get_data(cache=True)
+    data = None
+    if raw.strip():
+        try:
+            data = bounds.loads(raw)
+        except bounds.BadNumber as e:
+            raise BadRequest(e.line) from None
+        except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested deeper than the parser goes
+            if request.is_json:
+                raise BadRequest(line("The request body is not valid JSON; send a JSON object such as {{\"game\": \"troccas\", \"cards\": [\"SW-K\"]}}.")) from None
+            if request.mimetype:
+                raise BadRequest(line("This API reads JSON: send a JSON object such as {{\"game\": \"troccas\", \"cards\": [\"SW-K\"]}} with the header “Content-Type: application/json” (this request said “{kind}”).",
+                                      kind=request.mimetype[:40])) from None
+            raise BadRequest(line("This API reads JSON: send a JSON object such as {{\"game\": \"troccas\", \"cards\": [\"SW-K\"]}} with the header “Content-Type: application/json”.")) from None
     if not isinstance(data, dict):
         raise BadRequest(line("The request body must be a JSON object."))
     missing = [f for f in required if f not in data]

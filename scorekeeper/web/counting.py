@@ -77,10 +77,11 @@ def count_classes(game_id):
         if not sizes[name]:
             continue
         raw = request.form.get(name, "0").strip() or "0"
-        try:
-            n = int(raw)
-        except ValueError:
-            errors[name], n = _("Write a whole number from 0 to %(max)d.", max=sizes[name]), None
+        # at most 9 ASCII digits, a minus allowed (said as out of range): int() also read 5000 digits, '٣', 1_000
+        n = digits(raw[1:]) if raw.startswith("-") else digits(raw)
+        n = -n if n is not None and raw.startswith("-") else n
+        if n is None:
+            errors[name] = _("Write a whole number from 0 to %(max)d.", max=sizes[name])
         if n is not None and name == step_name and step in ("1", "-1"):
             n = min(max(n + int(step), 0), sizes[name])
             raw = str(n)

@@ -4,13 +4,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-from datetime import datetime
+from datetime import datetime, timezone
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask_babel import format_number
 from flask_babel import gettext as _
 
 from .. import store
-from . import board
+from . import board, bounds
 from ..engine.errors import ScoreError
 from ..engine.games import all_games, check_players, resolve_rules
 from ..engine.settle import COINS
@@ -85,14 +86,19 @@ class BadImport(ValueError):
 
 
 def _when(text) -> datetime:
+    """Read a date of the file, in UTC; years 1900 to 9998 only (PostgreSQL can't hand year 0 back)."""
     try:
-        return datetime.fromisoformat(text)
-    except (TypeError, ValueError):
+        when = datetime.fromisoformat(text[:40])
+        if not 1900 <= when.year <= 9998:
+            raise ValueError(when)
+        return when.replace(tzinfo=timezone.utc) if when.tzinfo is None else when.astimezone(timezone.utc)
+    except (TypeError, ValueError, OverflowError):
         raise BadImport(_("A date in the file can't be read.")) from None
 
 
 def _small(n) -> bool:
-    return type(n) is int and 0 <= n < 2**31
+    # counted up by every later change, so kept far below an SQL INTEGER's 2**31
+    return type(n) is int and 0 <= n <= bounds.MAX_NUMBER
 
 
 def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
@@ -109,6 +115,13 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
         players = check_players(game, data.get("players"), low=game.players_allowed(rules).start)
     except ScoreError as e:
         raise BadImport(e.render(_)) from None
+    for i, name in enumerate(players, 1):
+        if bounds.invisible(name):
+            raise BadImport(_("Player %(n)s's name in the file holds invisible or control characters (such as a "
+                              "zero-width space, a line break or a NUL); a name can't.", n=i))
+        if len(name) > bounds.MAX_NAME:
+            raise BadImport(_("Player %(n)s's name in the file is longer than %(max)s characters.",
+                              n=i, max=bounds.MAX_NAME))
     stake, dealer, version = data.get("stake"), data.get("first_dealer"), data.get("version")
     if type(stake) is not int or not 0 < stake <= 1_000_000 or not isinstance(data.get("currency"), str) \
             or data["currency"] not in COINS:
@@ -120,6 +133,10 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
     hands, numbers = [], set()
     if not isinstance(data.get("hands"), list):
         raise BadImport(_("A hand in the file is not valid."))
+    limit = current_app.config["MAX_HANDS"]
+    if len(data["hands"]) > limit:
+        raise BadImport(_("This file has %(n)s hands; a table keeps at most %(limit)s.",
+                          n=format_number(len(data["hands"])), limit=format_number(limit)))
     for item in data["hands"]:
         if not isinstance(item, dict) or not _small(item.get("number")) or item["number"] in numbers \
                 or not _small(item.get("version")) or not isinstance(item.get("hand"), dict):
@@ -144,8 +161,10 @@ def import_table():
             if not raw or len(raw) > MAX_IMPORT:
                 raise BadImport(_("Choose a table's JSON export (at most 2 MB)."))
             try:
-                data = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+                data = bounds.loads(raw.decode("utf-8"))  # every number bounded before anything counts with it
+            except bounds.BadNumber as e:
+                raise BadImport(e.line.render(_)) from None
+            except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
                 raise BadImport(_("This file is not JSON.")) from None
             table = store.import_table(*parse(data))
             return redirect(url_for("tables.show", table_id=table.id), 303)

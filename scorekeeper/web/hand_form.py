@@ -237,3 +237,19 @@ def _nodes(form, fields, switch) -> list[dict]:
 
 def _any_set(nodes) -> bool:
     return any(_any_set(n["children"]) if n["kind"] == "group" else bool(n["field"].data) for n in nodes)
+
+
+def errors(form) -> list[str]:
+    """Return the labels of the fields that hold a message, in page order (the summary above the form)."""
+    out = [n["label"] for n in _flat(layout(form)) if n["field"].errors]
+    if form.count_of.errors:
+        out.append(gettext("Count the cards instead"))
+    return out
+
+
+def _flat(nodes):
+    for n in nodes:
+        if n["kind"] == "group":
+            yield from _flat(n["children"])
+        else:
+            yield n

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from flask import Flask, current_app, has_request_context, jsonify, render_template, request
+from flask import (Flask, abort, current_app, has_request_context, jsonify, make_response, render_template,
+                   request)
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import get_locale, gettext
 from flask_wtf.csrf import CSRFError
@@ -67,6 +68,14 @@ def install(app: Flask) -> None:
                                 secure=request.is_secure)
         return response
 
+    @app.before_request
+    def address_length():
+        # An address longer than any this app makes (a table's is under 100 characters): 414, in the
+        # request's format. gunicorn refuses request lines over 4094 bytes itself; this also covers
+        # servers that take longer ones, and answers in JSON under /api/.
+        if len(request.full_path) > app.config["MAX_URL"]:
+            abort(414)
+
     def wants_json() -> bool:
         return request.path.startswith("/api/")
 
@@ -95,9 +104,39 @@ def install(app: Flask) -> None:
     def too_large(e):
         return error(413, "bad_request", gettext("That is far too much data for one request."))
 
+    @app.errorhandler(414)
+    def address_too_long(e):
+        return error(414, "bad_request", gettext("This address is far too long. Check the link, or start from the home page."))
+
+    @app.errorhandler(431)
+    def headers_too_large(e):
+        return error(431, "bad_request", gettext("The request's headers are far too large. Clear this site's cookies and try again."))
+
+    @app.errorhandler(429)
+    def too_many(e):
+        from .limits import in_words, retry_after
+        limit = in_words(getattr(e, "limit", None))
+        message = (gettext("Too many requests from your address in a short time (at most %(limit)s). Wait a "
+                           "little and try again; nothing was changed.", limit=limit) if limit else
+                   gettext("Too many requests from your address in a short time. Wait a little and try again; "
+                           "nothing was changed."))
+        response = make_response(error(429, "rate_limited", message))
+        wait = retry_after()
+        if wait is not None:
+            response.headers["Retry-After"] = str(wait)
+        return response
+
     @app.errorhandler(500)
     def server_error(e):
         return error(500, "server_error", gettext("Something went wrong on our side. Nothing you entered is lost: go back and try again."))
+
+    @app.errorhandler(HTTPException)
+    def any_other(e):
+        # Every other status Werkzeug or an extension can raise (410, 415, 416, 501, ...): the same two
+        # formats, never Werkzeug's bare page. abort(Response) and redirects never come here (no code).
+        if e.code is not None and e.code >= 500:
+            return error(e.code, "server_error", gettext("Something went wrong on our side. Nothing you entered is lost: go back and try again."))
+        return error(e.code or 400, "bad_request", gettext("The request could not be understood. Reload the page and try again."))
 
     @app.context_processor
     def globals_():

@@ -1,8 +1,9 @@
 """WTForms for opening a table, plus the parsing helpers the hand forms share."""
 from __future__ import annotations
 
+import re
 import secrets
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -10,21 +11,24 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, HiddenField, RadioField, StringField
 from wtforms.validators import Length
 
+from .bounds import MAX_NAME, invisible
 from .hand_form import fail
 from .house_rules import in_words
 
 CURRENCIES = (("CHF", "CHF"), ("EUR", "EUR"))
-MAX_NAME = 40
+# An amount as people write it: 0.10, 0,05, .5, 1'000; ASCII digits only, never an exponent (9e999999
+# overflowed Decimal, a 500), NaN, Infinity or 1_000 (all of which Decimal reads).
+MONEY = re.compile(r"[0-9]{1,9}(?:\.[0-9]{0,9})?|\.[0-9]{1,9}")
 
 
 def money_minor(text: str) -> int:
     """Parse an amount such as 0.10, 0,05 or 1 into minor units (Rappen, cents)."""
-    try:
-        value = Decimal((text or "").strip().replace(",", ".").replace("'", ""))
-    except InvalidOperation:
-        raise ValueError(_("Write an amount such as 0.10.")) from None
+    text = (text or "").strip().replace(",", ".").replace("'", "")
+    if MONEY.fullmatch(text) is None:  # checked before Decimal sees it: at most 19 characters
+        raise ValueError(_("Write an amount such as 0.10."))
+    value = Decimal(text)
     minor = value * 100
-    if not value.is_finite() or minor != minor.to_integral_value() or minor <= 0:
+    if minor != minor.to_integral_value() or minor <= 0:
         raise ValueError(_("Write an amount above zero with at most two decimals, such as 0.10."))
     if minor > 1_000_000:
         raise ValueError(_("That stake is too high for a card table (at most 10,000)."))
@@ -32,10 +36,26 @@ def money_minor(text: str) -> int:
 
 
 def digits(text) -> int | None:
-    """Return `text` as a whole number if it is written in at most 9 digits, else None."""
+    """Return `text` as a whole number if it is written in at most 9 ASCII digits, else None."""
     text = (text or "").strip()
-    # the length bound keeps int() under Python's 4300-digit limit and the number inside an SQL INTEGER
-    return int(text) if text.isdecimal() and len(text) <= 9 else None
+    # the length bound keeps int() under Python's 4300-digit limit and the number inside an SQL INTEGER;
+    # ASCII only: int() also reads Arabic-Indic '٣' and full-width '１２', which no field here offers
+    return int(text) if text.isascii() and text.isdecimal() and len(text) <= 9 else None
+
+
+class Seats(FieldList):
+    """The players' fields: a posted name such as players-² or players-999…9 is no seat, never a 500.
+
+    WTForms reads the seat number with str.isdigit() and int(), which fail on '²' and on 5000 digits.
+    """
+
+    def _extract_indices(self, prefix, formdata):
+        offset = len(prefix) + 1
+        for k in formdata:
+            if k.startswith(prefix):
+                k = k[offset:].split(self._field_separator, 1)[0]
+                if k.isascii() and k.isdigit() and len(k) <= 3:
+                    yield int(k)
 
 
 def new_token() -> str:
@@ -47,8 +67,8 @@ def table_form_class(game, shown: int):
     """Build the form that opens a table of `game`: players, first dealer, house rules, stake."""
 
     class TableForm(FlaskForm):
-        players = FieldList(StringField(validators=[Length(max=MAX_NAME)]), min_entries=game.max_players,
-                            max_entries=game.max_players)
+        players = Seats(StringField(validators=[Length(max=MAX_NAME)]), min_entries=game.max_players,
+                        max_entries=game.max_players)
         first_dealer = RadioField(_l("Who deals first"), default="0",
                                   choices=[(str(i), _("Player %(n)s", n=i + 1)) for i in range(game.max_players)])
         stake = StringField(_l("Stake"))
@@ -64,7 +84,11 @@ def table_form_class(game, shown: int):
             seen = set()
             for f in self.players:
                 name = (f.data or "").strip()
-                if name.casefold() in seen:
+                if invisible(name):
+                    fail(f, _("A name can't hold invisible or control characters (such as a zero-width space, "
+                              "a line break or a NUL)."))
+                    ok = False
+                elif name.casefold() in seen:
                     fail(f, _("Two players can't have the same name."))
                     ok = False
                 if name:
@@ -132,10 +156,10 @@ def rule_value(opt, data):
             raise ValueError(_("Write %(n)s whole numbers separated by commas.", n=len(opt.default)))
         return numbers
     if isinstance(opt.default, int):
-        try:
-            return int(str(data).strip())
-        except ValueError:
-            raise ValueError(_("Write a whole number.")) from None
+        number = digits(str(data or ""))
+        if number is None:
+            raise ValueError(_("Write a whole number."))
+        return number
     return str(data)
 
 

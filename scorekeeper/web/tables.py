@@ -5,29 +5,42 @@ fact with a message at its field, and the engine has the last word on values (it
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import (Blueprint, abort, current_app, flash, get_flashed_messages, redirect, render_template, request,
+                   url_for)
+from flask_babel import format_number
 from flask_babel import gettext as _
+from werkzeug.routing import IntegerConverter
 
 from .. import store
 from ..engine import settle
-from ..engine.cards import parse_pile
 from ..engine.errors import ScoreError
-from ..engine.games import CLASSES, all_games, cards_for_classes, class_sizes, count_pile, get_game, resolve_rules
+from ..engine.games import all_games, get_game, resolve_rules
 from ..engine.text import signed
-from . import board, hand_form, live
-from .hand_form import fail
+from . import board, count_aid, hand_form, live
 from .table_form import digits, new_token, table_form_class
 
 bp = Blueprint("tables", __name__)
 
-HAND = "<int(max=2147483647):number>"  # a hand number in a URL fits the database's INTEGER column
+
+class HandNumber(IntegerConverter):
+    """A hand's number in a URL: 1 to 9 ASCII digits (Werkzeug's int reads any Unicode digit: /hands/１)."""
+
+    regex = r"[0-9]{1,9}"
+
+
+@bp.record_once
+def _converter(state):
+    state.app.url_map.converters["hand"] = HandNumber
+
+
+HAND = "<hand:number>"  # nine digits: a hand number in a URL fits the database's INTEGER column
 
 
 @bp.app_context_processor
 def helpers():
     """Template helpers the table partials use, wherever they are rendered."""
     return {"new_token": new_token, "money": board.fmt_money, "signed": signed, "deck_for": deck_for,
-            "hand_layout": hand_form.layout}
+            "hand_layout": hand_form.layout, "hand_errors": hand_form.errors, "count_tally": count_aid.tally}
 
 
 def deck_for(table) -> list[dict]:
@@ -70,11 +83,28 @@ def last_facts(hands) -> dict | None:
     return hands[-1].facts if hands else None
 
 
-def page(table, game, hands, form, status=200, message=None, preview=None, engine_error=None):
+def page(table, game, hands, form, status=200, message=None, preview=None, engine_error=None, aid=None):
     """Render the table page: the new-hand form above the scoreboard."""
-    return render_template("table.html", table=table, game=game, form=form, b=board.build(table, hands),
+    b = board.build(table, hands)
+    return render_template("table.html", table=table, game=game, form=form, b=b,
                            last=store.last_change(table.id), message=message, preview=preview,
-                           engine_error=engine_error), status
+                           engine_error=engine_error, said=said(b),
+                           aid=aid or count_aid.Aid(count_aid.rows(game, table, request.form))), status
+
+
+def said(b) -> str | None:
+    """Say the hand just saved or changed, with its result: "Hand 7 saved: Gaston +198"."""
+    for kind in ("saved", "changed"):
+        numbers = get_flashed_messages(category_filter=[kind])
+        row = next((r for r in b.rows if numbers and str(r.hand.number) == numbers[-1]), None)
+        if row is None:
+            continue
+        won = [f"{p} {signed(u)}" for p, u in row.scores.items() if u > 0]
+        result = ", ".join(won) if won else _("nobody wins")
+        if kind == "saved":
+            return _("Hand %(n)s saved: %(result)s", n=row.index, result=result)
+        return _("Hand %(n)s changed: %(result)s", n=row.index, result=result)
+    return None
 
 
 @bp.get("/t/<table_id>")
@@ -84,46 +114,6 @@ def show(table_id):
     form = hand_form.new_form(game, table, last_facts(hands))
     form.token.data = new_token()
     return page(table, game, hands, form)
-
-
-def count_cards(form, game, table) -> dict | None:
-    """Fill the points from tapped cards or class counts (the counting aid); return the preview, if any.
-
-    Messages go to the counts if they're wrong; a hand complete after the count is previewed.
-    """
-    rules = resolve_rules(game, table.rules)
-    sizes = class_sizes(game, rules)
-    counts = {}
-    for c in CLASSES:
-        text = (request.form.get("c_" + c) or "").strip()
-        if text:
-            counts[c] = whole_text(form, text, sizes[c], c)
-    if form.count_of.errors:
-        return None  # a count is wrong: say so rather than count it as 0
-    target = form.count_of.data
-    if not target or target not in dict(form.count_of.choices):
-        fail(form.count_of, _("Choose whose cards you counted."))
-        return None
-    ticked = request.form.getlist("card")  # tapped cards win over class counts
-    try:
-        pile = parse_pile(ticked, game.deck, game.name) if ticked else cards_for_classes(game, counts, rules)
-        count = count_pile(game, pile, rules)
-    except ScoreError as e:
-        fail(form.count_of, e.render(_))
-        return None
-    hand_form.fill_count(form, target, count)
-    facts = hand_form.read(form)  # preview the hand if it's now complete; no nagging if not
-    for field in form:
-        field.errors = []
-    return board.preview(table, facts) if facts is not None else None
-
-
-def whole_text(form, text, high, name):
-    n = digits(text)
-    if n is None or n > high:
-        fail(form.count_of, _("The %(name)s count must be a whole number from 0 to %(high)s.", name=name, high=high))
-        return 0
-    return n
 
 
 def check_hand(form, table):
@@ -147,25 +137,47 @@ def form_only():
 def add(table_id):
     table, game = load(table_id)
     form = hand_form.posted_form(game, table, request.form)
+    aid = count_aid.Aid(count_aid.rows(game, table, request.form))
     preview = engine_error = None
     if request.form.get("action") == "count":
-        preview = count_cards(form, game, table)
-    else:
+        preview = counted(form, game, table, aid)
+    elif count_aid.before_save(form, game, table, request.form, aid):
         facts, engine_error = check_hand(form, table)
         if facts is not None:
-            store.add_hand(table.id, facts, form.token.data or None)
-            return redirect(url_for("tables.show", table_id=table.id), 303)
+            limit = current_app.config["MAX_HANDS"]
+            try:
+                hand = store.add_hand(table.id, facts, form.token.data or None, limit=limit)
+                flash(str(hand.number), "saved")  # said on the next page, with Undo beside it
+                return redirect(url_for("tables.show", table_id=table.id), 303)
+            except store.Full:
+                engine_error = _("This table already holds %(n)s hands, the most one table can keep. Export it "
+                                 "and open a new table for the rest of the evening.", n=format_number(limit))
     if form_only():
         return render_template("_hand_form.html", table=table, game=game, form=form, number=None,
-                               preview=preview, engine_error=engine_error)
-    return page(table, game, store.list_hands(table.id), form, preview=preview, engine_error=engine_error)
+                               preview=preview, engine_error=engine_error, aid=aid)
+    return page(table, game, store.list_hands(table.id), form, preview=preview, engine_error=engine_error,
+                aid=aid)
 
 
 @bp.post("/t/<table_id>/preview")
 def preview(table_id):
+    """Preview the hand as Save would record it (a count given with empty points is counted first)."""
     table, game = load(table_id)
-    facts = hand_form.read(hand_form.posted_form(game, table, request.form))
-    return render_template("_preview.html", preview=board.preview(table, facts) if facts is not None else None)
+    form = hand_form.posted_form(game, table, request.form)
+    aid = count_aid.Aid([])
+    facts = hand_form.read(form) if count_aid.before_save(form, game, table, request.form, aid) else None
+    return render_template("_preview.html", preview=board.preview(table, facts) if facts is not None else None,
+                           tally=count_aid.tally(aid))
+
+
+def counted(form, game, table, aid) -> dict | None:
+    """Count the cards into the form (the Count button); return the preview if the hand is now complete."""
+    if not count_aid.count(form, game, table, request.form, aid):
+        return None
+    facts = hand_form.read(form)  # preview the hand if it's now complete; no nagging if not
+    for field in form:
+        field.errors = []
+    return board.preview(table, facts) if facts is not None else None
 
 
 @bp.route(f"/t/<table_id>/hands/{HAND}", methods=["GET", "POST"])
@@ -176,6 +188,7 @@ def edit(table_id, number):
     except store.NotFound:
         live.hand_gone(number)
     message = preview = engine_error = None
+    aid = count_aid.Aid(count_aid.rows(game, table, request.form))
     if request.method == "GET":
         form = hand_form.edit_form(game, table, hand.facts)
         form.token.data, form.version.data = new_token(), str(hand.version)
@@ -183,13 +196,16 @@ def edit(table_id, number):
     else:
         form = hand_form.posted_form(game, table, request.form)
         if request.form.get("action") == "count":
-            preview = count_cards(form, game, table)
-        else:
+            preview = counted(form, game, table, aid)
+        elif count_aid.before_save(form, game, table, request.form, aid):
             facts, engine_error = check_hand(form, table)
             version = digits(form.version.data)
+            if version is None and (form.version.data or "").strip():
+                version = -1  # a version that is no version (10**30, text): never current, so "changed meanwhile"
             if facts is not None:
                 try:
                     store.edit_hand(table.id, number, facts, form.token.data or None, version)
+                    flash(str(number), "changed")
                     return redirect(url_for("tables.show", table_id=table.id, _anchor=f"hand-{number}"), 303)
                 except store.NotFound:
                     live.hand_gone(number)  # deleted on another phone since this form was loaded
@@ -197,7 +213,8 @@ def edit(table_id, number):
                     form.version.data = str(e.hand.version)
                     message = _("This hand was changed meanwhile (now: %(summary)s). Save again to replace it "
                                 "with what you see here.", summary=board.summary(table, e.hand.facts))
-    context = dict(table=table, game=game, form=form, number=number, preview=preview, engine_error=engine_error)
+    context = dict(table=table, game=game, form=form, number=number, preview=preview, engine_error=engine_error,
+                   aid=aid)
     if form_only():
         return render_template("_hand_form.html", **context)
     return render_template("table_edit.html", message=message, **context)

@@ -476,9 +476,10 @@ def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
 
 def summary(f: dict):
     """Say a hand in a few words: "Anna: Garde, 53 points, 2 oudlers · petit au bout"."""
-    text = line("{player}: {contract}, {points} points, {oudlers} oudlers", player=f.get("taker"),
-                contract=CONTRACT_WORDS.get(f.get("contract"), f.get("contract")), points=f.get("points"),
-                oudlers=f.get("oudlers"))
+    words = dict(player=f.get("taker"), contract=CONTRACT_WORDS.get(f.get("contract"), f.get("contract")),
+                 points=f.get("points"), oudlers=f.get("oudlers"))
+    text = (line("{player}: {contract}, {points} points, 1 oudler", **words) if f.get("oudlers") == 1 else
+            line("{player}: {contract}, {points} points, {oudlers} oudlers", **words))
     if f.get("partner") and f.get("partner") != f.get("taker"):
         text = line("{hand} with {partner}", hand=text, partner=f["partner"])
     for key, word in (("petit_au_bout", line("petit au bout")), ("poignees", line("poignée")),

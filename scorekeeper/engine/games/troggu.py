@@ -426,7 +426,7 @@ GAME = Game(
     id="troggu", name=N_("Troggu"), min_players=3, max_players=8, deck=DECK, counting="sum",
     values=values, total=TOTAL, options=OPTIONS, two_sided=True, default_stake=10, unit="Rappen",
     score=score, entry=entry, to_facts=to_facts, from_facts=from_facts, summary=summary, naming=NAMING,
-    stake_label=N_("Base stake"),
+    stake_label=N_("Base stake"), unit_label=N_("Stake units"),  # the scoreboard counts units of the base stake
     stake_hint=N_("Each loser pays each winner the base stake (10 Rappen on the Visp sheet); doubled under 30 "
                   "points, tripled for a Match, doubled again for a solo."),
     shown_players=5, samples=SAMPLES, example=example,

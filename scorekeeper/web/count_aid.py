@@ -1,0 +1,115 @@
+"""The counting aid inside a hand form: tap the cards, or say how many of each class; the count fills the points.
+
+One rule for what is counted: tapped cards or class counts, never both (a mix is refused with a
+message, not half-counted). Save counts too: when the counted side's points are left empty, the
+count fills them, so the preview (which does the same) says what Save records.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from flask_babel import gettext as _
+
+from ..engine.cards import parse_pile
+from ..engine.errors import ScoreError
+from ..engine.games import CLASSES, cards_for_classes, class_sizes, count_pile, resolve_rules
+from ..engine.naming import class_label, say
+from ..engine.text import fmt_points
+from . import hand_form
+
+SEGMENTED = 6  # a class of at most this many cards gets one button per count (one tap), the rest a number
+
+
+@dataclass
+class Aid:
+    """What the counting aid shows: its classes, the messages at them, and the last count."""
+
+    rows: list
+    errors: dict = field(default_factory=dict)
+    count: object = None
+
+
+def rows(game, table, formdata) -> list[dict]:
+    """Return the classes a pile is counted by, in this game's words, with what was given."""
+    rules = resolve_rules(game, table.rules)
+    sizes = class_sizes(game, rules)
+    return [dict(name=c, label=say(class_label(game, c, rules), _), size=sizes[c],
+                 segmented=sizes[c] <= SEGMENTED, value=(formdata.get("c_" + c) or "").strip())
+            for c in CLASSES if sizes[c]]
+
+
+def wanted(formdata) -> bool:
+    """Say whether anything was given to count: a tapped card or a class count."""
+    return bool(formdata.getlist("card")) or any((formdata.get("c_" + c) or "").strip() for c in CLASSES)
+
+
+def default_target(form) -> str | None:
+    """Return whose pile a count fills when nobody said: a two-sided game's first side, unless switched."""
+    switch = form.entry.switch()
+    if not form.game.two_sided or not form.entry.counts:
+        return None  # every player's own pile: never guess whose
+    if switch and form[switch[0]].data == switch[1]:
+        return None  # e.g. a Troggu misère: the sides don't apply
+    return form.entry.counts[0].target
+
+
+def count(form, game, table, formdata, aid: Aid) -> bool:
+    """Count what was given and fill the target's points; messages at the fields if it can't."""
+    rules = resolve_rules(game, table.rules)
+    sizes = class_sizes(game, rules)
+    counts = {}
+    for c in CLASSES:
+        text = (formdata.get("c_" + c) or "").strip()
+        if not text:
+            continue
+        if not (text.isascii() and text.isdigit() and len(text) <= 3 and int(text) <= sizes[c]):
+            aid.errors[c] = _("Write a whole number from 0 to %(max)s.", max=sizes[c])
+        else:
+            counts[c] = int(text)
+    ticked = formdata.getlist("card")
+    if ticked and counts:
+        hand_form.fail(form.count_of, _("Count either by tapping the cards or by class, not both: clear one."))
+        return False
+    if not ticked and not counts and not aid.errors:
+        hand_form.fail(form.count_of, _("Tap the cards, or say how many of each class, then count."))
+        return False
+    if aid.errors:
+        return False
+    target = form.count_of.data or default_target(form)
+    if not target or target not in dict(form.count_of.choices):
+        hand_form.fail(form.count_of, _("Choose whose cards you counted."))
+        return False
+    try:
+        pile = parse_pile(ticked, game.deck, game.name) if ticked else cards_for_classes(game, counts, rules)
+        aid.count = count_pile(game, pile, rules)
+    except ScoreError as e:
+        hand_form.fail(form.count_of, e.render(_))
+        return False
+    form.count_of.data = target
+    hand_form.fill_count(form, target, aid.count)
+    return True
+
+
+def before_save(form, game, table, formdata, aid: Aid) -> bool:
+    """On Save or preview: count first when a count was given and its side's points are empty.
+
+    Return False (messages at the fields) when the count can't be made; True otherwise.
+    """
+    if not wanted(formdata):
+        return True
+    target = form.count_of.data or default_target(form)
+    found = next((c for c in form.entry.counts if c.target == target), None)
+    if found is not None and (form[found.points].data or "").strip():
+        return True  # the points were typed: they win, the count is only an aid
+    return count(form, game, table, formdata, aid)
+
+
+def tally(aid: Aid) -> str | None:
+    """Say the count so far: cards, points, the working, and the other side's points."""
+    c = aid.count
+    if c is None:
+        return None
+    text = _("Counted %(cards)s cards: %(working)s", cards=c.cards, working=say(c.working, _))
+    if c.rest is not None:
+        text += " " + _("The other side: %(points)s.", points=fmt_points(c.rest.points))
+    return text
