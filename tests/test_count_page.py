@@ -155,7 +155,8 @@ def test_full_classes_count_the_whole_deck(client, game_id):
 
 def test_class_labels_name_the_honours(client):
     html = client.get("/count/troggu/classes").get_data(as_text=True)
-    assert "Honour trumps (Munt, Bagatt)" in html and "Bättler" in html
+    assert "Honour trumps (Bagatt, Munt)" in html and "Bättler" in html
+    assert "Bouts (Petit, 21)" in client.get("/count/french_tarot/classes").get_data(as_text=True)  # French words
 
 
 def test_honour_trump_option(client):

@@ -392,7 +392,7 @@ def test_save_counts_the_cards_when_the_points_are_empty(client):
     # 2 kings (5 each) and 6 other cards (1 each) in groups of four: 2 groups; 16 nominal − 2 × 3 = 10 (docs/rules.md §1)
     data = {"partner": "Cla", "c_kings": "2", "c_others": "6", "token": "s1"}
     preview = client.post(url + "/preview", data=data).get_data(as_text=True)
-    assert "Counted 8 cards" in preview
+    assert "Counted so far: 2 groups of 4: 16 − 6 = 10." in preview
     r = client.post(url + "/hands", data={**data, "action": "save"})
     assert r.status_code == 303
     assert "10 points" in client.get(url).get_data(as_text=True)

@@ -29,6 +29,7 @@ class Naming:
     court_names: dict | None = None  # K Q C J -> the word, where the short label is an abbreviation
     round_ace_high: bool = True  # cups and coins rank 1 high (Italian and Swiss packs), not 10 (French)
     legend: Line = line("K king, Q queen, C cavalier (the horseman), J jack.")  # the court letters explained
+    honours: Line = line("Honour trumps ({names})")  # the class of 5-point trumps, when counting by class
 
 
 GENERIC_SUITS = {"SW": line("Swords"), "BA": line("Batons"), "CU": line("Cups"), "CO": line("Coins")}
@@ -104,9 +105,10 @@ def class_label(game, cls: str, rules: dict | None = None) -> Line | str:
     n = naming(game, rules)
     if cls == "honours":
         values = game.values(rules or {})
-        trumps = [c for c in game.deck if C.is_trump(c) and card_class(game, c, rules or {}, values) == "honours"]
+        trumps = sorted((c for c in game.deck if C.is_trump(c) and card_class(game, c, rules or {}, values) == "honours"),
+                        key=C.trump_number)
         names = ", ".join(say(label(game, c, rules).name or label(game, c, rules).index) for c in trumps)
-        return line("Honour trumps ({names})", names=names)
+        return Line(n.honours.text, (("names", names),))
     if cls == "fool":
         return n.fool
     return CLASS_WORDS[cls]

@@ -109,7 +109,7 @@ def tally(aid: Aid) -> str | None:
     c = aid.count
     if c is None:
         return None
-    text = _("Counted %(cards)s cards: %(working)s", cards=c.cards, working=say(c.working, _))
+    text = _("Counted so far: %(working)s.", working=say(c.working, _))
     if c.rest is not None:
         text += " " + _("The other side: %(points)s.", points=fmt_points(c.rest.points))
     return text

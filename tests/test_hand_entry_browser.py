@@ -1,0 +1,64 @@
+"""Entering a hand without surprises, at phone size (390x844) in Chromium (issue 13)."""
+import pytest
+from playwright.sync_api import expect
+
+from test_tables_browser import WAIT, choose, group, open_table, totals
+
+pytestmark = pytest.mark.browser
+
+
+def test_enter_on_the_keypad_saves_the_hand(page, live_server):
+    open_table(page, live_server, "troggu", ["Anna", "Ben", "Cla", "Dumeng"])
+    choose(page, "Tappist or soloist", "Anna")
+    expect(page.locator("input[name=points]")).to_be_focused(timeout=WAIT)  # the keypad opens by itself
+    page.keyboard.type("63")
+    page.keyboard.press("Enter")
+    # Anna 63 ≥ 58 wins, opponents 51 ≥ 30: each of 3 opponents pays her 1 unit (docs/rules.md §5)
+    expect(page.locator(".saved")).to_contain_text("Anna +3", timeout=WAIT)
+    assert totals(page)["Anna"][0] == "+3"
+
+
+def test_a_refused_save_shows_its_first_message_in_view(page, live_server):
+    open_table(page, live_server, "french_tarot", ["Anna", "Ben", "Cla", "Dumeng"])
+    choose(page, "Taker", "Anna")
+    page.keyboard.type("50")  # no oudlers chosen
+    page.locator("button.save").click()
+    expect(page.locator(".form-errors")).to_contain_text("Oudlers of that side", timeout=WAIT)
+    message = group(page, "Oudlers of that side").locator(".field-error")
+    expect(message).to_be_in_viewport(timeout=WAIT)
+    expect(page.locator("input[name=points]")).to_have_value("50")  # what was typed is kept
+
+
+def test_the_five_player_partner_must_be_chosen(page, live_server):
+    open_table(page, live_server, "french_tarot", ["Anna", "Ben", "Cla", "Dumeng", "Eva"])
+    choose(page, "Taker", "Anna")
+    page.keyboard.type("50")
+    choose(page, "Oudlers of that side", "2")
+    page.locator("button.save").click()
+    expect(group(page, "Partner (called king)").locator(".field-error")).to_be_in_viewport(timeout=WAIT)
+    choose(page, "Partner (called king)", "Alone")
+    page.locator("button.save").click()
+    # prise, 50 with 2 oudlers against 41: (25 + 9) × 1 = 34 from each of 4 defenders (docs/rules.md §6)
+    expect(page.locator(".saved")).to_contain_text("Anna +136", timeout=WAIT)
+
+
+def test_counting_in_the_table_shows_the_tally_and_save_counts(page, live_server):
+    open_table(page, live_server, "troccas", ["Anna", "Ben", "Cla", "Zoë"])
+    page.get_by_text("Count the cards instead").click()
+    choose(page, "Kings", "2")
+    page.fill("input[name=c_others]", "6")
+    # 2 kings and 6 others: 2 groups of four, 16 − 2 × 3 = 10 (docs/rules.md §1)
+    expect(page.locator("#preview .tally")).to_contain_text("Counted so far: 2 groups of 4: 16 − 6 = 10.", timeout=WAIT)
+    page.locator("button.save").click()
+    expect(page.locator(".hand .what").first).to_contain_text("10 points", timeout=WAIT)
+
+
+def test_saved_is_said_with_a_working_undo(page, live_server):
+    open_table(page, live_server, "troccas", ["Anna", "Ben", "Cla", "Zoë"])
+    page.fill("input[name=points]", "40")
+    page.locator("button.save").click()
+    # Anna & Cla 40 points: 40 − 36 = +4 each (docs/rules.md §1)
+    saved = page.locator(".saved")
+    expect(saved).to_contain_text("Hand 1 saved: Anna +4, Cla +4", timeout=WAIT)
+    saved.get_by_role("button", name="Undo").click()
+    expect(page.locator(".hand-list > li")).to_have_count(0, timeout=WAIT)
