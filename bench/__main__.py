@@ -2,7 +2,7 @@
 import importlib
 import sys
 
-MODULES = ["bench.counting", "bench.tables", "bench.live"]
+MODULES = ["bench.counting", "bench.tables", "bench.live", "bench.taps"]
 
 
 def main() -> int:
