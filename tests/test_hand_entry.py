@@ -37,3 +37,55 @@ def test_the_called_partner_is_never_chosen_by_default(client, game, data, hand,
     r = client.post(url + "/hands", data={**hand, "partner": "-alone-", "token": "t2", "action": "save"})
     assert r.status_code == 303
     assert "No hands yet" not in client.get(url).get_data(as_text=True)
+
+
+TROCCAS = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
+           "first_dealer": "1", "stake": "0.05", "currency": "CHF", "rule_all_tricks_take_scart": "y"}
+
+
+def dealers(page: str) -> list[str]:
+    """Return who dealt each hand, oldest first, as the history shows them."""
+    return re.findall(r'<span class="muted">(\w+) dealt</span>', page)[::-1]
+
+
+def test_deleting_a_hand_never_changes_who_dealt_another(client):
+    url = open_table(client, "troccas", TROCCAS)  # Ben deals first; the deal passes down the list
+    for i in range(5):
+        client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": str(30 + i),
+                                          "token": f"h{i}", "action": "save"})
+    page = client.get(url).get_data(as_text=True)
+    assert dealers(page) == ["Ben", "Cla", "Zoë", "Anna", "Ben"]
+    client.post(url + "/hands/2/delete", data={"token": "d2"})
+    page = client.get(url).get_data(as_text=True)
+    assert dealers(page) == ["Ben", "Zoë", "Anna", "Ben"]  # hand 2 (Cla's deal) gone, the others kept
+    assert "Cla deals" in page  # the next deal follows the last hand played: after Ben, Cla
+    client.post(url + "/hands/1", data={"partner": "Zoë", "side": "first", "points": "44", "token": "e1"})
+    assert dealers(client.get(url).get_data(as_text=True)) == ["Ben", "Zoë", "Anna", "Ben"]  # an edit neither
+
+
+def test_a_database_from_before_keeps_its_dealers_on_upgrade(tmp_path):
+    """A table saved before dealers were stored shows the same dealers after the 0003 migration."""
+    from alembic import command
+    from alembic.config import Config
+
+    from scorekeeper import create_app
+    from scorekeeper.store.db import MIGRATIONS, make_engine
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    engine = make_engine(url)
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0002")
+        conn.exec_driver_sql("INSERT INTO tables VALUES ('old-table', 'troccas', '[\"Anna\", \"Ben\", \"Cla\", \"Zoë\"]',"
+                             " '{}', 5, 'CHF', 2, 3, '2026-11-01 20:00:00')")
+        facts = '{"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna", "points": 40}'
+        for number, live in ((1, True), (2, False), (3, True)):  # hand 2 was deleted before the upgrade
+            conn.exec_driver_sql(f"INSERT INTO hands (table_id, number, facts, version, created_at, updated_at) "
+                                 f"VALUES ('old-table', {number}, {repr(facts) if live else 'NULL'}, 1, "
+                                 f"'2026-11-01 20:00:00', '2026-11-01 20:00:00')")
+    engine.dispose()
+    app = create_app({"TESTING": True, "SECRET_KEY": "s", "DATABASE_URL": url})  # migrates to head
+    page = app.test_client().get("/t/old-table").get_data(as_text=True)
+    # first dealer seat 2 (Cla): the live hands were dealt by Cla, then Zoë, as the board showed them
+    assert dealers(page) == ["Cla", "Zoë"] and "Anna deals" in page

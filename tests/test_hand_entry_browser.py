@@ -62,3 +62,18 @@ def test_saved_is_said_with_a_working_undo(page, live_server):
     expect(saved).to_contain_text("Hand 1 saved: Anna +4, Cla +4", timeout=WAIT)
     saved.get_by_role("button", name="Undo").click()
     expect(page.locator(".hand-list > li")).to_have_count(0, timeout=WAIT)
+
+
+def test_deleting_hand_2_of_5_keeps_every_dealer(page, live_server):
+    open_table(page, live_server, "troccas", ["Anna", "Ben", "Cla", "Zoë"])  # Anna deals first
+    for i in range(5):
+        page.fill("input[name=points]", str(30 + i))
+        page.locator("button.save").click()
+        expect(page.locator(".hand-list > li")).to_have_count(i + 1, timeout=WAIT)
+    dealt = page.locator(".hand-head .muted")
+    # newest first: hands 5 … 1 were dealt by Anna, Zoë, Cla, Ben, Anna (the deal passes down the list)
+    expect(dealt).to_have_text(["Anna dealt", "Zoë dealt", "Cla dealt", "Ben dealt", "Anna dealt"], timeout=WAIT)
+    page.locator("#hand-2").get_by_role("button", name="Delete").click()
+    expect(page.locator(".hand-list > li")).to_have_count(4, timeout=WAIT)
+    expect(dealt).to_have_text(["Anna dealt", "Zoë dealt", "Cla dealt", "Anna dealt"], timeout=WAIT)
+    expect(page.locator("#hand-title")).to_contain_text("Ben deals")  # after hand 5's dealer, Anna

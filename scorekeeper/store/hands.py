@@ -54,7 +54,7 @@ def _bump(conn, table_id: str) -> int:
 # ---- hands ----
 
 def _hand(row) -> Hand:
-    return Hand(row.id, row.number, row.facts, row.version, row.created_at, row.updated_at)
+    return Hand(row.id, row.number, row.facts, row.version, row.created_at, row.updated_at, row.dealer)
 
 
 def list_hands(table_id: str) -> list[Hand]:
@@ -123,12 +123,27 @@ def add_hand(table_id: str, facts: dict, token: str | None = None, limit: int | 
         if limit is not None and count_hands(table_id, conn) >= limit:
             raise Full(limit)
         number = (conn.execute(select(func.max(hands.c.number)).where(hands.c.table_id == table_id)).scalar() or 0) + 1
+        dealer = _next_dealer(conn, table_id)
         t = now()
         hand_id = conn.execute(insert(hands).values(table_id=table_id, number=number, facts=facts, version=1,
-                                                    created_at=t, updated_at=t)).inserted_primary_key[0]
+                                                    created_at=t, updated_at=t, dealer=dealer)).inserted_primary_key[0]
         _log(conn, table_id, hand_id, "add", None, facts, token)
-        return Hand(hand_id, number, facts, 1, t, t)
+        return Hand(hand_id, number, facts, 1, t, t, dealer)
     return _once(token, write)
+
+
+def next_dealer(players, first_dealer: int, last_dealer: str | None) -> str:
+    """Return who deals next: the player after the last hand's dealer, or the first dealer."""
+    if last_dealer in players:
+        return players[(list(players).index(last_dealer) + 1) % len(players)]
+    return players[first_dealer % len(players)]
+
+
+def _next_dealer(conn, table_id: str) -> str:
+    table = conn.execute(select(tables.c.players, tables.c.first_dealer).where(tables.c.id == table_id)).first()
+    last = conn.execute(select(hands.c.dealer).where(hands.c.table_id == table_id, hands.c.facts.is_not(None))
+                        .order_by(hands.c.number.desc()).limit(1)).scalar()
+    return next_dealer(table.players, table.first_dealer, last)
 
 
 def edit_hand(table_id: str, number: int, facts: dict | None, token: str | None = None,
@@ -147,7 +162,7 @@ def edit_hand(table_id: str, number: int, facts: dict | None, token: str | None 
         if moved != 1:
             raise Stale(_hand(row))
         _log(conn, table_id, row.id, "edit" if facts is not None else "delete", row.facts, facts, token)
-        return Hand(row.id, number, facts, row.version + 1, row.created_at, t)
+        return Hand(row.id, number, facts, row.version + 1, row.created_at, t, row.dealer)
     return _once(token, write)
 
 
@@ -231,5 +246,5 @@ def import_table(table: TableInfo, hand_list: list[Hand]) -> TableInfo:
                                            created_at=table.created_at))
         for h in hand_list:
             conn.execute(insert(hands).values(table_id=new_id, number=h.number, facts=h.facts, version=h.version,
-                                              created_at=h.created_at, updated_at=h.updated_at))
+                                              created_at=h.created_at, updated_at=h.updated_at, dealer=h.dealer))
     return get_table(new_id)

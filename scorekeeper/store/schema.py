@@ -31,6 +31,7 @@ hands = Table(
     Column("table_id", String(64), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False, index=True),
     Column("number", Integer, nullable=False),  # order of play; never reused, even after a delete
     Column("facts", JSON(none_as_null=True), nullable=True),  # the docs/api.md hand; NULL while deleted
+    Column("dealer", String(64), nullable=True),  # who dealt it: a fact of the hand, set when it is added
     Column("version", Integer, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
@@ -76,6 +77,7 @@ class Hand:
     version: int
     created_at: datetime
     updated_at: datetime
+    dealer: str | None = None  # who dealt this hand (None only for a hand imported without one)
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from .. import store
 from ..engine import settle
 from ..engine.errors import ScoreError
 from ..engine.games import Result, get_game, resolve_rules
@@ -62,7 +63,7 @@ def score(table, facts: dict) -> Result:
 
 
 def dealer(table, index: int) -> str:
-    """Return who deals hand `index` (0-based): the deal passes down the players' order of play."""
+    """Return who deals hand `index` (0-based) by the rotation alone (a hand stored without its dealer)."""
     return table.players[(table.first_dealer + index) % len(table.players)]
 
 
@@ -71,7 +72,8 @@ def build(table, hands) -> Board:
     game = get_game(table.game)
     rows = []
     for i, h in enumerate(hands):
-        row = Row(h, i + 1, dealer(table, i), summary(table, h.facts))
+        # the dealer is a fact of the hand: deleting or editing another hand never changes it
+        row = Row(h, i + 1, h.dealer or dealer(table, i), summary(table, h.facts))
         try:
             result = score(table, h.facts)
         except ScoreError as e:
@@ -83,7 +85,8 @@ def build(table, hands) -> Board:
         rows.append(row)
     units = settle.totals(table.players, [r.scores for r in rows])
     money = settle.totals(table.players, [r.payouts for r in rows])
-    return Board(table, game, rows, units, money, dealer(table, len(rows)), deal_games(table, rows))
+    after = store.next_dealer(table.players, table.first_dealer, rows[-1].dealer if rows else None)
+    return Board(table, game, rows, units, money, after, deal_games(table, rows))
 
 
 def deal_games(table, rows) -> list:

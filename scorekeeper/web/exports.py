@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+from dataclasses import replace
 import io
 import json
 from datetime import datetime, timezone
@@ -32,7 +33,7 @@ def table_json(table, hands) -> dict:
         "currency": table.currency, "first_dealer": table.first_dealer, "version": table.version,
         "created_at": table.created_at.isoformat(),
         "hands": [{"number": h.number, "version": h.version, "created_at": h.created_at.isoformat(),
-                   "updated_at": h.updated_at.isoformat(), "hand": h.facts} for h in hands],
+                   "updated_at": h.updated_at.isoformat(), "dealer": h.dealer, "hand": h.facts} for h in hands],
         "totals": {"units": b.units, "money": b.money},
     }
 
@@ -122,13 +123,13 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
         if len(name) > bounds.MAX_NAME:
             raise BadImport(_("Player %(n)s's name in the file is longer than %(max)s characters.",
                               n=i, max=bounds.MAX_NAME))
-    stake, dealer, version = data.get("stake"), data.get("first_dealer"), data.get("version")
+    stake, dealer_seat, version = data.get("stake"), data.get("first_dealer"), data.get("version")
     if type(stake) is not int or not 0 < stake <= 1_000_000 or not isinstance(data.get("currency"), str) \
             or data["currency"] not in COINS:
         raise BadImport(_("The stake or currency in the file is not valid."))
-    if type(dealer) is not int or not 0 <= dealer < len(players) or not _small(version):
+    if type(dealer_seat) is not int or not 0 <= dealer_seat < len(players) or not _small(version):
         raise BadImport(_("The first dealer or version in the file is not valid."))
-    table = store.TableInfo("", game.id, tuple(players), rules, stake, data["currency"], dealer, version,
+    table = store.TableInfo("", game.id, tuple(players), rules, stake, data["currency"], dealer_seat, version,
                             _when(data.get("created_at")))
     hands, numbers = [], set()
     if not isinstance(data.get("hands"), list):
@@ -146,9 +147,15 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
             board.score(table, item["hand"])
         except ScoreError as e:
             raise BadImport(_("Hand %(n)s: %(message)s", n=item["number"], message=e.render(_))) from None
+        dealer = item.get("dealer") if item.get("dealer") in players else None
         hands.append(store.Hand(0, item["number"], item["hand"], item["version"], _when(item.get("created_at")),
-                                _when(item.get("updated_at"))))
-    return table, sorted(hands, key=lambda h: h.number)
+                                _when(item.get("updated_at")), dealer))
+    # a file from before dealers were stored: each hand's dealer follows the rotation, as it was shown
+    dealt, last = [], None
+    for h in sorted(hands, key=lambda h: h.number):
+        last = h.dealer or store.next_dealer(players, dealer_seat, last)
+        dealt.append(replace(h, dealer=last))
+    return table, dealt
 
 
 @bp.route("/tables/import", methods=["GET", "POST"])
