@@ -26,7 +26,7 @@ MORE = {
     "french_tarot": [(5, {"taker": "Anna", "contract": "garde", "partner": "Elsa", "points": 40.5, "oudlers": 2,
                           "petit_au_bout": "defence", "poignees": [{"player": "Beat", "size": "double"}],
                           "chelem": None}),
-                     (3, {"taker": "Carla", "contract": "prise", "points": 0, "oudlers": 0, "petit_au_bout": None,
+                     (3, {"taker": "Carla", "contract": "prise", "points": 3, "oudlers": 0, "petit_au_bout": None,
                           "poignees": [], "chelem": "defence_made"})],
     "troccas": [(4, {"teams": [["Anna", "Dario"], ["Beat", "Carla"]], "side": "Beat", "points": 33})],
     "mitigati": [(3, {"bids": {"Anna": 5, "Beat": -2, "Carla": -3}}),
@@ -146,3 +146,28 @@ def test_groups_hold_only_declared_kinds():
         for f, groups in entry.walk():
             assert isinstance(f, (Pick, Ticks, PerSeat)) or type(f).__name__ == "Number", f
             assert all(isinstance(g, Group) for g in groups)
+
+
+@pytest.mark.parametrize("game_id,players,facts", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_what_the_preview_says_is_what_save_records(app, game_id, players, facts):
+    """The same post to /preview and to /hands: the saved hand's preview says exactly what the first did."""
+    from scorekeeper import store
+    game = all_games()[game_id]
+    with app.app_context():
+        table = store.create_table(game.id, players, {}, 10, "CHF", 0)
+    with app.test_request_context():
+        form = hand_form.edit_form(game, table, facts)
+        posted = MultiDict()
+        for name, decl in declared(form.entry, players).items():
+            data = form[name].data
+            for value in (data if isinstance(decl, Ticks) else [data]):
+                if value not in (None, ""):
+                    posted.add(name, value)
+    client = app.test_client()
+    said = client.post(f"/t/{table.id}/preview", data=posted).get_data(as_text=True)
+    assert 'class="sentence"' in said
+    assert client.post(f"/t/{table.id}/hands", data={**posted.to_dict(flat=False), "token": "p1",
+                                                     "action": "save"}).status_code == 303
+    edit = client.get(f"/t/{table.id}/hands/1").get_data(as_text=True)  # the stored hand's own preview
+    sentence = re.search(r'<p class="sentence">(.*?)</p>', said).group(1)
+    assert f'<p class="sentence">{sentence}</p>' in edit
