@@ -89,3 +89,19 @@ def test_a_database_from_before_keeps_its_dealers_on_upgrade(tmp_path):
     page = app.test_client().get("/t/old-table").get_data(as_text=True)
     # first dealer seat 2 (Cla): the live hands were dealt by Cla, then Zoë, as the board showed them
     assert dealers(page) == ["Cla", "Zoë"] and "Anna deals" in page
+
+
+def test_running_totals_and_the_chart_tell_the_evening(client):
+    url = open_table(client, "troccas", TROCCAS)
+    for i, points in enumerate((40, 30, 50)):  # Anna & Cla: +4, −6, +14 (points − 36, docs/rules.md §1)
+        client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": str(points),
+                                          "token": f"r{i}", "action": "save"})
+    page = client.get(url).get_data(as_text=True)
+    after = re.findall(r'<p class="after">(.*?)</p>', page, re.S)[::-1]  # oldest first
+    # running totals: +4, then 4 − 6 = −2, then −2 + 14 = +12; money at 5 Rappen a point
+    assert ">Anna +4 · +0.20<" in after[0] and ">Anna −2 · −0.10<" in after[1] and ">Anna +12 · +0.60<" in after[2]
+    assert ">Ben −12 · −0.60<" in after[2]
+    chart = re.search(r'<section id="chart".*?</section>', page, re.S).group(0)
+    assert chart.count("<polyline") == 4 and "<script" not in chart
+    assert "After 3 hands: Anna +12, Ben −12, Cla +12, Zoë −12." in chart  # the story in words
+    assert "#chart" in re.search(r'hx-select-oob="([^"]+)"', page).group(1)  # watchers get it too

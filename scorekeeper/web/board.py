@@ -27,6 +27,8 @@ class Row:
     payouts: dict = field(default_factory=dict)
     explanation: list = field(default_factory=list)
     error: str | None = None
+    after_units: dict = field(default_factory=dict)  # where everyone stands after this hand, as on a paper sheet
+    after_money: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -82,6 +84,9 @@ def build(table, hands) -> Board:
             row.scores = dict(result.scores)
             row.payouts = settle.payouts(result.scores, table.stake)
             row.explanation = render_lines(result.explanation)
+        before = rows[-1] if rows else None
+        row.after_units = {p: (before.after_units[p] if before else 0) + row.scores.get(p, 0) for p in table.players}
+        row.after_money = {p: (before.after_money[p] if before else 0) + row.payouts.get(p, 0) for p in table.players}
         rows.append(row)
     units = settle.totals(table.players, [r.scores for r in rows])
     money = settle.totals(table.players, [r.payouts for r in rows])

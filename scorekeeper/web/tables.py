@@ -17,6 +17,7 @@ from ..engine.errors import ScoreError
 from ..engine.games import all_games, get_game, resolve_rules
 from ..engine.text import signed
 from . import board, count_aid, hand_form, live
+from .chart import chart
 from .table_form import digits, new_token, table_form_class
 
 bp = Blueprint("tables", __name__)
@@ -40,7 +41,8 @@ HAND = "<hand:number>"  # nine digits: a hand number in a URL fits the database'
 def helpers():
     """Template helpers the table partials use, wherever they are rendered."""
     return {"new_token": new_token, "money": board.fmt_money, "signed": signed, "deck_for": deck_for,
-            "hand_layout": hand_form.layout, "hand_errors": hand_form.errors, "count_tally": count_aid.tally}
+            "hand_layout": hand_form.layout, "hand_errors": hand_form.errors, "count_tally": count_aid.tally,
+            "evening_chart": chart}
 
 
 def deck_for(table) -> list[dict]:
