@@ -4,8 +4,6 @@ For random hands of each game: the scores sum to zero (save the options that say
 one score per player, payouts through the API are scores × stake, and more points for the declarer
 (or a player) never lower that player's score, all else equal.
 """
-from fractions import Fraction
-
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
@@ -22,6 +20,19 @@ def split(draw, total: int, n: int) -> list[int]:
     return [b - a for a, b in zip([0] + cuts, cuts + [total])]
 
 
+def held(draw, total: int, least: int) -> list[int]:
+    """Draw three players' points where the Fool stays with its owner (Scarto, Mitigati; docs/rules.md §2, §3
+    bounds): its owner and the winner of its trick both hold cards, so two players at least hold `least` points
+    or more; a Mitigati pile is never 1 point."""
+    points = split(draw, total - 2 * least, 3)
+    points[0] += least
+    points[1] += least
+    if points[2] == 1 and least == 2:
+        points[0], points[2] = points[0] + 1, 0
+    order = draw(st.permutations(range(3)))
+    return [points[i] for i in order]
+
+
 def bump_pile(hand, field, player, players):
     """Move one point from another player's pile to `player`'s (None when nobody has one to give)."""
     pts = dict(hand[field])
@@ -35,39 +46,62 @@ def bump_pile(hand, field, player, players):
 
 # Each strategy draws (players, hand, rules, bump) where bump is (player, a hand giving him more points) or None.
 
+TROGGU_TAPP = {3: 8, 4: 10, 5: 7, 6: 8, 7: 6, 8: 6}  # docs/rules.md §5 deal table (4 players: tapp_4p 10)
+
+
 @st.composite
 def troggu(draw):
     n = draw(st.integers(3, 8))
     players = NAMES[:n]
     contract = draw(st.sampled_from(["normal", "solo"] + (["misere"] if n <= 6 else [])))
+    tapp, trick = TROGGU_TAPP[n], n - 1  # a trick holds n − 1 points at least (docs/rules.md §5 bounds)
     if contract == "misere":
-        points = split(draw, draw(st.integers(90, 110)), n)  # the unused Tapp's points are left out
+        # the unused Tapp's points are left out; a player with a trick holds n − 1 points or more, one without 0
+        took = draw(st.integers(1, n))
+        total = draw(st.integers(114 - 47, 114 - tapp))
+        points = [p + trick for p in split(draw, total - took * trick, took)] + [0] * (n - took)
         return players, {"contract": "misere", "misere_points": dict(zip(players, points))}, {}, None
     declarer = draw(st.sampled_from(players))
     partner = None
     if contract == "normal" and n >= 7:
         partner = draw(st.sampled_from([None] + [p for p in players if p != declarer]))
-    pts = draw(st.integers(1, 113))
+    # both sides took a trick: the declarer holds the Tapp and a trick, the opponents a trick at least
+    pts = draw(st.integers(tapp + trick, 114 - trick))
     hand = {"contract": contract, "declarer": declarer, "partner": partner, "declarer_points": pts, "no_tricks": None}
     return players, hand, {}, (declarer, {**hand, "declarer_points": pts + 1})
 
 
+TAROT_VALUES = all_games()["french_tarot"].values({})
+OUDLERS = {"T1", "T21", "FOOL"}
+
+
+def tarot_points(points):
+    """Write French Tarot points for JSON: 40.5 as a float, whole points as an int."""
+    return float(points) if points.denominator == 2 else int(points)
+
+
 @st.composite
 def french_tarot(draw):
+    # A real deal (docs/rules.md §6 bounds): the chien or écart (no king, no oudler laid away) and k tricks of
+    # n cards to the attack, the rest to the defence (with the chien in a garde contre); both sides take a trick.
     n = draw(st.integers(3, 5))
     players = NAMES[:n]
     taker = draw(st.sampled_from(players))
     partner = draw(st.sampled_from([None] + [p for p in players if p != taker])) if n == 5 else None
-    oudlers = draw(st.integers(0, 3))
-    step = Fraction(1, 2) if n != 4 else 1
-    low, high = Fraction(9, 2) * oudlers, 91 - Fraction(9, 2) * (3 - oudlers)
-    points = low + step * draw(st.integers(0, int((high - low - 1) / step)))
-    pab = draw(st.sampled_from([None] + (["attack"] if oudlers else []) + (["defence"] if oudlers < 3 else [])))
-    hand = {"taker": taker, "contract": draw(st.sampled_from(["prise", "garde", "garde_sans", "garde_contre"])),
-            "partner": partner, "points": float(points) if step != 1 else int(points), "oudlers": oudlers,
-            "petit_au_bout": pab, "poignees": [], "chelem": None}
-    more = points + 1
-    return players, hand, {}, (taker, {**hand, "points": float(more) if step != 1 else int(more)})
+    contract = draw(st.sampled_from(["prise", "garde", "garde_sans", "garde_contre"]))
+    chien = {3: 6, 4: 6, 5: 3}[n]
+    k = draw(st.integers(1, (78 - chien) // n - 1))
+    order = draw(st.permutations(C.DECK_78))
+    first = [] if contract == "garde_contre" else [
+        c for c in order if contract == "garde_sans" or (c not in OUDLERS and C.rank_of(c) != "K")][:chien]
+    attack = first + [c for c in order if c not in first][:k * n]
+    points = sum(TAROT_VALUES[c] for c in attack)
+    oudlers = len(OUDLERS & set(attack))
+    pab = draw(st.sampled_from([None] + (["attack"] if "T1" in attack[len(first):] else [])
+                               + (["defence"] if "T1" not in attack else [])))
+    hand = {"taker": taker, "contract": contract, "partner": partner, "points": tarot_points(points),
+            "oudlers": oudlers, "petit_au_bout": pab, "poignees": [], "chelem": None}
+    return players, hand, {}, (taker, {**hand, "points": tarot_points(points + 1)})
 
 
 @st.composite
@@ -81,11 +115,11 @@ def troccas(draw):
     return players, hand, rules, (side, {**hand, "points": pts + 1})
 
 
-def every_player(total):
+def every_player(total, least=0):
     @st.composite
     def strategy(draw):
         players = NAMES[:3]
-        hand = {"points": dict(zip(players, split(draw, total, 3)))}
+        hand = {"points": dict(zip(players, held(draw, total, least) if least else split(draw, total, 3)))}
         player = draw(st.sampled_from(players))
         return players, hand, {}, (player, bump_pile(hand, "points", player, players))
     return strategy
@@ -93,7 +127,7 @@ def every_player(total):
 
 @st.composite
 def scarto(draw):
-    players, hand, _, bump = draw(every_player(78)())
+    players, hand, _, bump = draw(every_player(78, least=1)())
     rules = {"honour_trump": draw(st.sampled_from(["T20", "T21"])),
              "fool_exchange": draw(st.sampled_from(["none", "french"]))}
     return players, hand, rules, bump
@@ -115,7 +149,7 @@ def mitigati(draw):
     owner = draw(st.lists(st.sampled_from([None] + players), min_size=len(HONOURS_AND_TRUMPS),
                           max_size=len(HONOURS_AND_TRUMPS)))
     shown = {p: [c for c, o in zip(HONOURS_AND_TRUMPS, owner) if o == p] for p in players}
-    hand = {"points": dict(zip(players, split(draw, 129, 3))), "declarations": shown}
+    hand = {"points": dict(zip(players, held(draw, 129, 2))), "declarations": shown}
     player = draw(st.sampled_from(players))
     return players, hand, rules, (player, bump_pile(hand, "points", player, players))
 

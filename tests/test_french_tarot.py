@@ -7,7 +7,7 @@ from hypothesis import given, reject, settings, strategies as st
 from scorekeeper.engine import cards as C
 from scorekeeper.engine.errors import BadHand, BadRequest, UnknownPlayer
 from scorekeeper.engine.games import resolve_rules
-from scorekeeper.engine.games.french_tarot import GAME, score
+from scorekeeper.engine.games.french_tarot import GAME, poignee_trumps, score
 
 P3, P4, P5 = ["Anna", "Ben", "Cla"], ["Anna", "Ben", "Cla", "Dora"], ["Anna", "Ben", "Cla", "Dora", "Eva"]
 
@@ -71,10 +71,16 @@ KNOWN = [
      "(80 + 10) × 2 = 180; unannounced chelem +200 = 380; 3 × 380"),
     (P4, hand("garde", 70, 3, chelem="announced_failed"), {}, [-246, 82, 82, 82],
      "won by 34: 59 × 2 = 118; announced chelem failed −200 = −82; 3 × 82"),
-    (P4, hand("garde", 0, 0, chelem="defence_made"), {}, [-1086, 362, 362, 362],
-     "lost by 56: −81 × 2 = −162; defence chelem −200 = −362; 3 × 362"),
-    (P4, hand("garde", 0, 0, chelem="defence_made"), {"defence_chelem_bonus": 0}, [-486, 162, 162, 162],
-     "defence chelem bonus off: −162; 3 × 162"),
+    (P4, hand("garde", 3, 0, chelem="defence_made"), {}, [-1068, 356, 356, 356],
+     "the taker keeps only his écart, six ½-point cards = 3: lost by 53: −78 × 2 = −156; defence chelem −200 = −356; "
+     "3 × 356"),
+    (P4, hand("garde", 3, 0, chelem="defence_made"), {"defence_chelem_bonus": 0}, [-468, 156, 156, 156],
+     "defence chelem bonus off: −156; 3 × 156"),
+    (P4, hand("garde_contre", 0, 0, chelem="defence_made"), {}, [-2058, 686, 686, 686],
+     "garde contre: the chien is the defence's, so the attack has nothing: lost by 56: −81 × 6 = −486 − 200 = −686"),
+    (P4, hand("garde", 87, 2, chelem="announced_made"), {}, [1626, -542, -542, -542],
+     "FFT rulebook R-RO201206, p. 9, example 5: garde, slam announced and made, 2 bouts; the defence's lone Excuse "
+     "counts 4, the attack 91 − 4 = 87: won by 87 − 41 = 46: (25 + 46) × 2 = 142, + 400 = 542; 3 × 542"),
     (P5, hand("garde", 51, 1, partner="Cla"), {}, [100, -50, 50, -50, -50],
      "5 players: 25 × 2 = 50; partner Cla +50, taker 2 × 50, 3 defenders −50"),
     (P5, hand("garde", 45, 1, partner="Cla"), {}, [-124, 62, -62, 62, 62],
@@ -94,6 +100,7 @@ def test_known_hands(players, h, over, expected, source):
     assert sum(result.scores.values()) == 0
     assert result.points == {"attack": Fraction(h["points"]), "defence": 91 - Fraction(h["points"])}
     assert all(type(s) is int for s in result.scores.values())
+    assert result.warnings == (), source  # every known hand is one real cards give
 
 
 def test_points_stay_fractions():
@@ -197,8 +204,8 @@ BAD = [
     (P4, hand("garde", 50, 0, petit_au_bout="attack"), BadHand, "Petit"),
     (P4, hand("garde", 50, 3, petit_au_bout="defence"), BadHand, "Petit"),
     (P4, hand("garde", 50, 1, petit_au_bout="both"), BadHand, "not a side"),
-    (P4, hand("garde", 10, 3), BadHand, "4.5"),
-    (P4, hand("garde", 82, 0), BadHand, "4.5"),
+    (P4, hand("garde", 10, 3), BadHand, "between 17 and 89"),
+    (P4, hand("garde", 82, 0), BadHand, "between 5 and 77"),
     (P4, hand("garde", 40, 1, chelem="announced_made"), BadHand, "every trick"),
     (P4, hand("garde", 70, 1, chelem="defence_made"), BadHand, "every trick"),
     (P4, hand("garde", 80, 2, chelem="unannounced_made", petit_au_bout="defence"), BadHand, "every trick"),
@@ -236,28 +243,185 @@ def test_five_player_poignee_thresholds():
         score(P5, hand("garde", 51, 1, partner="Dora", poignees=pair), rules(poignee_thresholds_5p=[8, 10, 15]))
 
 
-# Properties over random hands (Hypothesis).
+# Bounds from real cards (docs/rules.md §6). Every card is worth ½ and more: an oudler or king 4 more, a queen 3,
+# a knight 2, a jack 1 (4½, 3½, 2½, 1½). The attack holds the chien or écart (6 cards at 3 and 4 players, 3 at 5;
+# the defence's in a garde contre) and n cards a trick; the Excuse exchange keeps those sizes. So with N cards and o
+# oudlers the attack has N × ½ + 4 × o points and up to 40 more for the 16 court cards (4 × 4 + 4 × 3 + 4 × 2 + 4).
+REAL = [
+    # (players, hand, error or None, words, where the numbers come from)
+    (P4, hand("prise", 0, 0), BadHand, "between 5 and 77",
+     "the écart's 6 cards are the taker's (3 points at least) and both sides took a trick: 6 + 4 cards = 5 points"),
+    (P4, hand("garde", 4, 0), BadHand, "record its chelem",
+     "4 < 5: no trick at all, only the écart (3 to 19): the defence took every trick, a chelem to record"),
+    (P4, hand("garde", 3, 0, chelem="defence_made"), None, None, "the écart alone: 6 × ½ = 3"),
+    (P4, hand("garde", 2, 0, chelem="defence_made"), BadHand, "between 3 and 19",
+     "the écart: 6 × ½ = 3 at least; 4 queens and 2 knights (no king may be laid away) = 14 + 5 = 19 at most"),
+    (P4, hand("garde", 20, 0, chelem="defence_made"), BadHand, "between 3 and 19", "19 at most, as above"),
+    (P4, hand("garde", 7, 1, chelem="defence_made"), None, None,
+     "the écart (3) and the taker's own Excuse, which he can't pay for: counted 4 (FFT) = 7"),
+    (P4, hand("garde", 8, 2, chelem="defence_made"), BadHand, "only oudler can be its own Excuse",
+     "the Petit and the 21 are never laid away: without a trick the attack holds neither"),
+    (P4, hand("garde_sans", 30, 3, chelem="defence_made"), None, None,
+     "garde sans: the unseen chien may hold the Petit, the 21, 3 kings and a queen (5 × 4½ + 3½ = 26), and the "
+     "taker's unpaid Excuse counts 4: 30"),
+    (P4, hand("garde_sans", 32, 3, chelem="defence_made"), BadHand, "between 15 and 31",
+     "at most the Petit, the 21 and 4 kings in the chien (27) and the Excuse (4) = 31; at least 2 oudlers and 4 low "
+     "cards (11) and the Excuse = 15"),
+    (P5, hand("prise", 1.5, 0, chelem="defence_made"), None, None, "5 players: the écart is 3 cards, 3 × ½ = 1.5"),
+    (P5, hand("prise", 1, 0, chelem="defence_made"), BadHand, "between 1.5 and 10.5",
+     "5 players: 3 × ½ = 1.5 to 3 queens = 10.5"),
+    (P4, hand("garde_contre", 0, 0, chelem="defence_made"), None, None, "garde contre: no chien, no trick: nothing"),
+    (P4, hand("garde_contre", 4, 1, chelem="defence_made"), None, None,
+     "garde contre: only the taker's unpaid Excuse, counted 4 (FFT)"),
+    (P4, hand("garde_contre", 2, 0), None, None, "garde contre: one trick of 4 cards, 4 × ½ = 2"),
+    (P4, hand("garde_contre", 1, 0), BadHand, "between 2 and 74",
+     "garde contre: one trick (4 × ½ = 2) at least, or nothing at all (a defence slam): never 1"),
+    # Slams: the defence without a trick holds at most the Excuse it kept (FFT example 5), or the chien in a garde contre.
+    (P4, hand("garde", 91, 3), BadHand, "record its chelem", "91 leaves the defence no card: the attack took every trick"),
+    (P4, hand("garde", 87, 2), BadHand, "record its chelem",
+     "a defence with a trick has 4 cards: 2 + 4 for its Excuse = 6 at least, not 4: only a slam leaves 4"),
+    (P4, hand("garde", 91, 3, chelem="announced_failed"), BadHand, "announced chelem was made", "all tricks: made"),
+    (P4, hand("garde", 85, 2), None, None,
+     "the defence took one trick, 4 cards (2), and has an oudler (4 more): 91 − 6 = 85"),
+    (P4, hand("garde", 86, 2), BadHand, "between 13 and 85", "with a trick the defence holds 6 at least; a slam is 87"),
+    (P4, hand("garde", 87, 2, chelem="unannounced_made"), None, None, "FFT example 5's count, slam not announced"),
+    (P4, hand("garde", 91, 2, chelem="announced_made"), BadHand, "it has 87 points, not 91",
+     "with the defence's Excuse the attack has all 77 other cards: 91 − 4½ = 86½, the half point to it: 87"),
+    (P4, hand("garde", 89, 3, chelem="announced_made"), BadHand, "it has 91 points, not 89", "every card: 91"),
+    (P4, hand("garde", 88, 1, chelem="announced_made"), BadHand, "at least 2, not 1",
+     "the defence keeps no more than its own Excuse"),
+    (P4, hand("garde_contre", 76, 0, chelem="announced_made"), None, None,
+     "garde contre: the defence keeps the chien, which may hold all 3 oudlers: the Petit, the 21 and 4 low cards (11) "
+     "and its Excuse (4) = 15: 91 − 15 = 76"),
+    (P4, hand("garde_contre", 77, 0, chelem="announced_made"), BadHand, "between 60 and 76", "one more than 76"),
+    # Petit au bout: the Petit lies in a trick of the side that took it.
+    (P4, hand("garde", 87, 2, chelem="announced_made", petit_au_bout="attack"), None, None, "a slam and the Petit last"),
+]
 
-HALVES = st.integers(0, 182).map(lambda h: Fraction(h, 2))
+
+@pytest.mark.parametrize("players,h,error,words,why", REAL, ids=[r[4][:50] for r in REAL])
+def test_bounds_from_real_cards(players, h, error, words, why):
+    if error is None:
+        result = score(players, h, rules())
+        assert result.warnings == (), why
+    else:
+        with pytest.raises(error, match=words):
+            score(players, h, rules())
+
+
+def test_fft_example_5_counts_87_not_86_and_a_half():
+    # FFT R-RO201206, p. 9, example 5: a garde, slam announced and made, 2 bouts, the defence's lone Excuse. It
+    # counts 4 (pairs: the Excuse alone "with" the half point it can't give), so the attack has 91 − 4 = 87 (the
+    # old check refused it: 91 − 87 = 4 < 4½ for the defence's oudler). 86½, the Excuse counted 4½, is warned.
+    assert score(P4, hand("garde", 87, 2, chelem="announced_made"), rules()).warnings == ()
+    result = score(P4, hand("garde", 86.5, 2, chelem="announced_made"), rules())
+    assert len(result.warnings) == 1 and "counts 4" in str(result.warnings[0])
+    # the same margin, 46 (86.5 − 41 = 45.5 counts 46, FFT): the same score
+    assert result.scores == score(P4, hand("garde", 87, 2, chelem="announced_made"), rules()).scores
+
+
+def test_half_points_at_four_players_need_the_excuse_to_change_sides():
+    # 4 players: the attack's pile is 6 + 4k cards, an even number, so its points are whole. Only the Excuse
+    # played to the last trick and changing sides without exchange (house rule excuse_last_trick) moves one card.
+    result = score(P4, hand("garde", 40.5, 2), rules())
+    assert len(result.warnings) == 1 and "excuse_last_trick" in str(result.warnings[0])
+    assert score(P4, hand("garde", 40.5, 2), rules(excuse_last_trick="changes_side")).warnings == ()
+    assert score(P3, hand("garde", 40.5, 2), rules()).warnings == ()  # 3 players: 6 + 3k cards, odd or even
+
+
+def test_a_pile_that_took_no_trick_is_the_ecart():
+    # french-tarot-wikipedia.txt: "An oudler may never be set aside", nor a king. 6 cards (or 7 with the taker's
+    # own Excuse) at 4 players is the écart alone: a trick would add 4.
+    ecart = ["SW-1", "SW-2", "SW-3", "SW-4", "SW-5"]
+    with pytest.raises(BadHand, match="SW-K"):
+        score(P4, {"taker": "Anna", "contract": "prise", "cards": ecart + ["SW-K"], "chelem": "defence_made"}, rules())
+    with pytest.raises(BadHand, match="T21"):
+        score(P4, {"taker": "Anna", "contract": "garde", "cards": ecart + ["T21"], "chelem": "defence_made"}, rules())
+    # the queens may be laid away; garde sans: the chien is unseen and may hold a king
+    assert score(P4, {"taker": "Anna", "contract": "prise", "cards": ecart + ["SW-Q"], "chelem": "defence_made"},
+                 rules()).points["attack"] == 6
+    assert score(P4, {"taker": "Anna", "contract": "garde_sans", "cards": ecart + ["SW-K"], "chelem": "defence_made"},
+                 rules()).points["attack"] == 7
+
+
+# Real deals, dealt independently of the engine's arithmetic: the chien or écart (no king, no oudler), whole tricks
+# of real cards, the Excuse exchanged; the slams as the FFT counts them. The engine must take every one, unwarned.
+DECK = C.DECK_78
+VALUES = GAME.values({})
+OUDLERS = {"T1", "T21", "FOOL"}
+ECART_OK = [c for c in DECK if c not in OUDLERS and C.rank_of(c) != "K"]
 
 
 @st.composite
-def tarot_hands(draw):
+def real_deals(draw):
     n = draw(st.integers(3, 5))
     players = [f"P{i}" for i in range(n)]
-    taker = draw(st.sampled_from(players))
-    h = {"taker": taker, "contract": draw(st.sampled_from(["prise", "garde", "garde_sans", "garde_contre"])),
-         "points": draw(HALVES), "oudlers": draw(st.integers(0, 3)),
-         "petit_au_bout": draw(st.sampled_from([None, None, "attack", "defence"])),
-         "chelem": draw(st.sampled_from([None, None, None, "announced_made", "unannounced_made",
-                                         "announced_failed", "defence_made"]))}
+    chien, tricks = {3: 6, 4: 6, 5: 3}[n], {3: 24, 4: 18, 5: 15}[n]
+    contract = draw(st.sampled_from(["prise", "garde", "garde_sans", "garde_contre"]))
+    chelem = draw(st.sampled_from([None, None, None, "announced_made", "unannounced_made", "defence_made",
+                                   "announced_failed"]))
+    k = {"announced_made": tricks, "unannounced_made": tricks, "defence_made": 0}.get(chelem)
+    if k is None:
+        k = draw(st.integers(0 if chelem == "announced_failed" else 1, tricks - 1))
+    order = draw(st.permutations(DECK))
+    if contract in ("prise", "garde"):
+        first = [c for c in order if c in ECART_OK][:chien]
+    elif contract == "garde_sans":
+        first = list(order[:chien])
+    else:
+        first = []
+    rest = [c for c in order if c not in first]
+    played = rest[:len(rest) - chien] if contract == "garde_contre" else rest  # the defence's chien stays out
+    attack = first + played[:k * n]
+    kept = None  # an Excuse kept by a side without a trick: it counts 4, the half point to the other side
+    if contract != "garde_contre" and k == tricks and draw(st.booleans()):
+        attack.remove("FOOL")
+        kept = "defence"
+    if k == 0 and "FOOL" not in attack and "FOOL" in played and draw(st.booleans()):
+        attack.append("FOOL")  # the taker's own Excuse, played to a defence trick and never paid for
+        kept = "attack"
+    points = sum(VALUES[c] for c in attack) + {"defence": Fraction(1, 2), "attack": Fraction(-1, 2)}.get(kept, 0)
+    trick_cards = played[:k * n]
+    pab = None
+    if "T1" in trick_cards and draw(st.booleans()):
+        pab = "attack"
+    elif "T1" in played[k * n:] and k < tricks and draw(st.booleans()):
+        pab = "defence"
+    h = {"taker": players[0], "contract": contract, "chelem": chelem, "petit_au_bout": pab,
+         "points": float(points) if points.denominator == 2 else int(points), "oudlers": len(OUDLERS & set(attack))}
     if n == 5:
-        h["partner"] = draw(st.sampled_from([None] + players))
+        h["partner"] = draw(st.sampled_from([None, players[1]]))
+    return players, h
+
+
+@settings(max_examples=300, deadline=None)
+@given(real_deals())
+def test_real_deals_are_never_refused(case):
+    players, h = case
+    result = score(players, h, rules())
+    assert result.warnings == (), (h, [str(w) for w in result.warnings])
+
+
+# Properties over random hands (Hypothesis).
+
+@st.composite
+def tarot_hands(draw):
+    # a real deal (above), with poignées, misère and the house rules drawn at random
+    players, h = draw(real_deals())
     shown = draw(st.lists(st.sampled_from(players), unique=True, max_size=2))
-    h["poignees"] = [{"player": p, "size": draw(st.sampled_from(["single", "double", "triple"]))} for p in shown]
+    need, trumps = poignee_trumps(len(players), rules()), 0
+    h["poignees"] = []
+    for p in shown:  # they show 22 trumps at most between them, the 21 and the Excuse
+        fit = [s for s, t in zip(("single", "double", "triple"), need) if trumps + t <= 22]
+        if not fit:
+            break
+        size = draw(st.sampled_from(fit))
+        trumps += need[("single", "double", "triple").index(size)]
+        h["poignees"].append({"player": p, "size": size})
     over = {"garde_contre_multiplier": draw(st.sampled_from([6, 8])),
             "poignee_bonus": draw(st.sampled_from([[20, 30, 40], [20, 40, 60]])),
             "defence_chelem_bonus": draw(st.sampled_from([200, 0])),
+            "excuse_last_trick": draw(st.sampled_from(["trick_winner", "changes_side"])),
             "half_points": draw(st.sampled_from(["fft", "down", "up"])),
             "round_to_10": draw(st.booleans()),
             "misere": draw(st.booleans())}

@@ -106,3 +106,44 @@ def test_bids_that_sum_to_zero_are_the_scores():
 def test_bad_hands(hand, error):
     with pytest.raises(error):
         score(hand)
+
+
+# Bounds from real cards (docs/rules.md §3): the Fool never wins a trick and stays with its player, so the winner
+# of its trick gets 2 cards; the dealer's 3 discards count for him; every card is worth 1 point or more.
+@pytest.mark.parametrize("points,words", [
+    ({"Ada": 128, "Bruno": 1, "Cate": 0}, "Bruno can't have 1 point"),  # a pile of 1 card is the Fool alone: 4
+    ({"Ada": 64, "Bruno": 64, "Cate": 1}, "Cate can't have 1 point"),
+    ({"Ada": 129, "Bruno": 0, "Cate": 0}, "can't both have 0 points"),  # the Fool's trick went to another player
+])
+def test_piles_real_cards_cannot_give(points, words):
+    with pytest.raises(BadHand, match=words):
+        score({"points": points})
+
+
+@pytest.mark.parametrize("points", [
+    {"Ada": 127, "Bruno": 2, "Cate": 0},  # Bruno won only the Fool's trick: 2 low cards
+    {"Ada": 122, "Bruno": 3, "Cate": 4},  # 3 low cards (a trick or the dealer's discard); the Fool alone
+])
+def test_smallest_real_piles(points):
+    assert sum(score({"points": points}).scores.values()) == 0
+
+
+def test_pile_sizes_a_deal_cannot_give_are_warned():
+    # the Fool's owner holds 3m+1 cards (the dealer's 3 discards keep that), the winner of the Fool's trick 3k+2, the
+    # third 3n. Ada: 21 trumps and the Fool (22 = 3 × 7 + 1); Bruno: swords and batons less one (27); Cate the rest (29)
+    suit = lambda s: [f"{s}-{r}" for r in C.RANKS]  # noqa: E731
+    bruno = suit("SW") + suit("BA")[:-1]
+    cate = [c for c in C.DECK_78 if c not in list(C.TRUMPS) + ["FOOL"] + bruno]
+    real = score({"cards": {"Ada": list(C.TRUMPS) + ["FOOL"], "Bruno": bruno, "Cate": cate}})
+    assert real.warnings == ()
+    odd = score({"cards": {"Ada": list(C.TRUMPS) + ["FOOL"], "Bruno": suit("SW") + suit("BA"),
+                           "Cate": suit("CU") + suit("CO")}})  # 28 and 28 cards without the Fool
+    assert [str(w).split(":")[0] for w in odd.warnings] == ["Bruno's pile has 28 cards", "Cate's pile has 28 cards"]
+
+
+def test_a_hand_shows_25_cards_at_most():
+    # 25 cards each, the dealer's 3 extra laid away first (Phil): the 21 trumps, the Fool and 4 kings are 26
+    shown = ["SW-K", "BA-K", "CU-K", "CO-K", "FOOL"] + list(C.TRUMPS)
+    with pytest.raises(BadHand, match="26 cards, but a hand has only 25"):
+        score({**EVEN, "declarations": {"Ada": shown}})
+    assert score({**EVEN, "declarations": {"Ada": shown[1:]}}).scores["Ada"] > 0  # 25 cards: fine

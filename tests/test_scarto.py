@@ -75,9 +75,23 @@ def test_77_hints_at_the_exchange():
 
 
 def test_boundaries():
-    assert score({"points": {"Aldo": 78, "Bea": 0, "Carlo": 0}}).scores == {"Aldo": 52, "Bea": -26, "Carlo": -26}
+    # the Matto's owner keeps it; the trick it was played to (2 cards, 1 point at least) goes to another player:
+    # the most one player can have is 78 − 1 = 77, and Carlo alone has nothing
+    assert score({"points": {"Aldo": 77, "Bea": 1, "Carlo": 0}}).scores == {"Aldo": 51, "Bea": -25, "Carlo": -26}
     with pytest.raises(BadHand):
         score({"points": {"Aldo": 79, "Bea": -1, "Carlo": 0}})
+
+
+@pytest.mark.parametrize("points,rules", [
+    ({"Aldo": 78, "Bea": 0, "Carlo": 0}, {}),
+    ({"Aldo": 0, "Bea": 78, "Carlo": 0}, {"honour_trump": "T21"}),
+    ({"Aldo": 77, "Bea": 0, "Carlo": 0}, {"fool_exchange": "french"}),  # exchanged: its trick's winner has 3 cards
+])
+def test_two_players_without_a_card_is_impossible(points, rules):
+    # docs/rules.md §2 bounds: the Fool "can never take a trick" and is "retained by the player who plays it"
+    # (Phil), so its owner and the winner of its trick both hold cards: at most one player has 0 points
+    with pytest.raises(BadHand, match="can't both have 0 points"):
+        score({"points": points}, **rules)
 
 
 @pytest.mark.parametrize("hand, error", [

@@ -65,3 +65,18 @@ def test_fool_kept_alone_house_rule_counts_79():
     assert sum(result.points.values()) == 79
     assert sum(result.scores.values()) == 1
     assert any("79" in str(w) for w in result.warnings)
+
+
+def test_79_needs_the_player_with_the_fool_alone():
+    # docs/rules.md §4 bounds: 79 is the Fool kept alone as 5 by a player who took no trick (not the dealer, whose
+    # discards count as a trick), so that player has exactly 5 points; 40 + 20 + 19 = 79 has nobody at 5
+    owner = resolve_rules(swiss.GAME, {"unexchanged_fool": "owner"})
+    with pytest.raises(BadHand, match="nobody has 5"):
+        swiss.score(PLAYERS, {"points": {"Ann": 40, "Bob": 20, "Cid": 19}}, owner)
+    result = swiss.score(PLAYERS, {"points": {"Ann": 54, "Bob": 20, "Cid": 5}}, owner)
+    assert sum(result.scores.values()) == 1
+
+
+def test_two_players_without_a_trick_is_possible():
+    # the Fool is exchanged, or (the default) stays in the trick it was played to: the dealer may take every trick
+    assert score({"points": {"Ann": 78, "Bob": 0, "Cid": 0}}).scores == {"Ann": 52, "Bob": -26, "Cid": -26}

@@ -70,3 +70,14 @@ def test_bad_hands(hand, error):
 def test_player_count(n):
     with pytest.raises(BadHand):
         score([f"P{i}" for i in range(n)], {"la_mort": "P0"})
+
+
+def test_the_fool_never_wins_so_its_holder_takes_four_tricks_at_most():
+    # italian-swiss-archive.txt: the Fool "never wins a trick"; its holder plays his five cards, the Fool to one of
+    # the five tricks, which he can't win (docs/rules.md §7 bounds)
+    with pytest.raises(BadHand, match="Le Fou"):
+        score(FOUR, {"declarations": {"A": ["FOOL"]}, "tricks": ["A"] * 5})
+    # four tricks are possible: pot 4, the Fool 1, the rest 3 to A: A 1 + 3 − 1 = +3
+    assert score(FOUR, {"declarations": {"A": ["FOOL"]}, "tricks": ["A"] * 4 + ["B"]}).scores["A"] == 3
+    # La Force and the Bateleur do win tricks: all five are fine
+    assert score(FOUR, {"declarations": {"A": ["T1", "T11"]}, "tricks": ["A"] * 5}).scores["A"] == 3

@@ -112,3 +112,33 @@ def test_teams_must_be_the_four_players(teams, error):
 def test_three_players_is_bad_hand():
     with pytest.raises(BadHand):
         troccas.score(PLAYERS[:3], {"teams": TEAMS, "side": "Anna", "points": 36}, resolve_rules(troccas.GAME, {}))
+
+
+# The scart (docs/rules.md §1 bounds): 2 cards, no king or honour (I, XXI, the Fool), in the dealer's team's pile,
+# which is the one of 4k+2 cards: this pile, or the rest of the deck. That pile has 2 cards at least that are neither.
+@pytest.mark.parametrize("cards,rules", [
+    (["SW-K", "SW-2"], {"all_tricks_take_scart": False}),  # the dealer's team took no trick: its pile is the scart
+    ([c for c in C.DECK_78 if c not in ("T21", "SW-2")], {"all_tricks_take_scart": False}),  # the rest is the scart
+    (KINGS + ["T1", "SW-3"], {}),  # 6 cards: a trick of 4 and the scart, but only SW-3 could be laid away
+    ([c for c in C.DECK_78 if c not in KINGS + ["T1", "FOOL"]], {}),  # the other team's 6 cards: all honours
+])
+def test_a_scart_with_a_king_or_an_honour_is_impossible(cards, rules):
+    with pytest.raises(BadHand, match="scart"):
+        score({"side": "Anna", "cards": cards}, **rules)
+
+
+def test_a_real_scart():
+    # two queens, the richest scart a dealer may lay: 4 + 4 − 1 = 7 (docs/rules.md §1)
+    assert score({"side": "Anna", "cards": ["SW-Q", "BA-Q"]}, all_tricks_take_scart=False).points["side"] == 7
+    # 10 cards (4 × 2 + 2): two tricks with the 4 kings, I and XXI, and a scart of two low cards:
+    # 6 × 5 + 4 × 1 = 34 nominal, less 3 for each of 2 groups and 1 for the 2 odd cards = 27
+    pile = KINGS + ["T1", "T21", "SW-2", "SW-3", "SW-4", "SW-5"]
+    assert score({"side": "Anna", "cards": pile}).points["side"] == 27
+
+
+def test_every_points_value_is_possible():
+    # docs/rules.md §1 bounds: the dealer isn't recorded, so a team may be either: a 4m pile gives m and more (1 with
+    # one trick of four low cards), a 4k+2 pile k + 1 and more (1 with the scart of two low cards alone, when the
+    # other team took every trick and the scart stays, or 2 with a trick); 0 and 72 are a team with nothing or all
+    for points in range(73):
+        assert score({"side": "Anna", "points": points}).points["side"] == points

@@ -36,8 +36,10 @@ KNOWN = [
     (P4, normal(30), {}, [-3, 1, 1, 1], "the losing Tappist has 30: single, 3 × 1"),
     (P4, normal(29), {}, [-6, 2, 2, 2], "the losing Tappist has 29 < 30: double, 3 × 2"),
     (P4, normal(114, no_tricks="opponents"), {}, [9, -3, -3, -3], "Match: triple, 3 × 3"),
-    (P4, normal(112, no_tricks="opponents"), {}, [9, -3, -3, -3],
-     "Match with the schgüsieru Fool's 2 points left to the opponents (≤ 5): still triple, 3 × 3"),
+    (P4, normal(109, no_tricks="opponents"), {}, [9, -3, -3, -3],
+     "Match with the schgüsieru Fool's 5 points left to the opponents: still triple, 3 × 3"),
+    (P4, normal(110, no_tricks="opponents"), {}, [9, -3, -3, -3],
+     "Match, the Fool kept back at 4: its exchange card owed to the last trick's winners (Visp), 114 − 4 = 110"),
     (P4, solo(63), {}, [6, -2, -2, -2], "solo doubles the base: 3 opponents × 2"),
     (P4, solo(29), {}, [-12, 4, 4, 4], "solo lost with 29 < 30: 2 × 2 = 4 per opponent, 3 × 4"),
     (P4, solo(114, no_tricks="opponents"), {}, [18, -6, -6, -6], "solo Match: base 2 × 3 = 6 per opponent, 3 × 6"),
@@ -62,8 +64,6 @@ KNOWN = [
      "match_with_tapp_points off: no Match, 12 < 30 is double, 3 × 2"),
     (P4, solo(35, no_tricks="declarer"), {"match_with_tapp_points": False}, [-6, 2, 2, 2],
      "solo, no trick but a 35-point Tapp, option off: single × solo 2 = 2 per opponent, 3 × 2"),
-    (P4, normal(0, no_tricks="declarer"), {"match_with_tapp_points": False}, [-9, 3, 3, 3],
-     "option off but no points at all: still a Match, 3 × 3"),
 ]
 
 
@@ -102,7 +102,9 @@ def test_cards_are_counted():
 
 
 def test_pile_smaller_than_the_tapp_warns():
-    result = score(P4, {"contract": "normal", "declarer": "Anna", "declarer_cards": ["T21", "SW-K"]}, rules())
+    # 10 points with no trick (10 < 10 + 3, the least a trick adds at 4 players): no_tricks must say so
+    result = score(P4, {"contract": "normal", "declarer": "Anna", "declarer_cards": ["T21", "SW-K"],
+                        "no_tricks": "declarer"}, rules())
     assert result.points["declarer"] == 10 and len(result.warnings) == 1
     assert "10 cards of the Tapp" in str(result.warnings[0])
 
@@ -189,6 +191,7 @@ BAD = [
     (P4, normal(57, no_tricks="opponents"), BadHand, "57"),
     (P4, normal(100, no_tricks="opponents"), BadHand, "Fool's 5 points"),
     (P4, normal(50, no_tricks="declarer"), BadHand, "at most 47"),
+    (P4, normal(0, no_tricks="declarer"), BadHand, "at least 10 points"),  # the Tapp is the declarer's
     (P4, normal(100, no_tricks="nobody"), BadHand, "not a side"),
     (P4, {**misere({"Anna": 1, "Ben": 1, "Cla": 1, "Dora": 1}), "declarer": "Anna"}, BadHand, "misère has no"),
     (P4, {**normal(60), "misere_points": {}}, BadHand, "belongs to a misère"),
@@ -261,8 +264,16 @@ def test_more_points_never_lower_the_declarer(case, more):
         assert high.scores[hand["partner"]] >= low.scores[hand["partner"]]
 
 
+def misere_pile(n):
+    """A misère player's points real cards give: 0, the Fool kept back (4, 5), or tricks (n − 1 and more);
+    at 7 or 8 players the Fool is in the Tapp: 0 or n and more (docs/rules.md §5 bounds)."""
+    if n >= 7:
+        return st.one_of(st.just(0), st.integers(n, 14))
+    return st.one_of(st.sampled_from([0, 4, 5]), st.integers(n - 1, 14))
+
+
 @settings(max_examples=200, deadline=None)
-@given(st.integers(3, 8).flatmap(lambda n: st.lists(st.integers(0, 14), min_size=n, max_size=n)),
+@given(st.integers(3, 8).flatmap(lambda n: st.lists(misere_pile(n), min_size=n, max_size=n)),
        st.sampled_from(["each_top_pays", "split", "none"]))
 def test_misere_sums_to_zero_and_the_top_pays(points, tie):
     players = [f"P{i}" for i in range(len(points))]
@@ -271,3 +282,98 @@ def test_misere_sums_to_zero_and_the_top_pays(points, tie):
     top = max(points)
     for p, pts in zip(players, points):
         assert (result.scores[p] <= 0) if pts == top else (result.scores[p] >= 0)
+
+
+# Bounds from real cards (docs/rules.md §5): what the Tapp, the discards, the tricks and the Fool kept
+# back ("schgüsieru") allow each side to hold. Values: every card 1 point or more, the Fool 5.
+REAL = [
+    # The opponents took a trick: a trick is n cards, or n − 1 when the Fool shown at the last trick goes
+    # to its holder without exchange (troggu-en.txt): at least n − 1 points.
+    (P4, normal(113), BadHand, "can't have 1 points",
+     "opponents 114 − 113 = 1: no trick gives 0, 4 or 5; a trick at 4 players is 3 cards at least"),
+    (P4, normal(112), BadHand, "can't have 2 points", "opponents 2 < 3 (4 − 1) and not 0, 4 or 5"),
+    (P4, normal(111), None, None, "opponents 3: the last trick's 3 cards beside the Fool shown (troggu-en.txt)"),
+    (P3, normal(112), None, None, "3 players: opponents 2 = the 2 cards of the last trick beside the Fool"),
+    (P4, normal(114), BadHand, "took no trick", "opponents 0: they took no trick, so the hand is a Match: mark it"),
+    (P4, normal(110), None, None, "opponents 4 ≥ 3: a trick of four 1-point cards"),
+    (P8, normal(109, partner="Ben"), BadHand, "took no trick",
+     "8 players: a trick is 7 cards at least (8 − 1), so 5 points is the Fool alone, a side without a trick"),
+    (P8, normal(108, partner="Ben"), BadHand, "can't have 6 points", "8 players: 6 is neither no trick (0, 4, 5) nor ≥ 7"),
+    (P8, normal(107, partner="Ben"), None, None, "8 players: 7 = the last trick's 7 cards beside the Fool"),
+    # The declarer's side always holds the Tapp (its discards, or the soloist's Tapp): t cards, t points at least.
+    (P4, normal(9), BadHand, "at least 10 points", "4 players: a 10-card Tapp holds 10 points at least"),
+    (P4, solo(9, no_tricks="declarer"), BadHand, "at least 10 points", "a soloist's Tapp too, trick or none"),
+    (P7, solo(5), BadHand, "at least 6 points", "7 players: a 6-card Tapp"),
+    (P4, normal(12), BadHand, "took no trick",
+     "12 < 10 + 3: the Tapp's 10 cards and one trick of at least 3 make 13, so the declarer took no trick"),
+    (P4, normal(13), None, None, "13 = the 10 discards and a trick of 3 cards beside the Fool shown"),
+    # The declarer's side without a trick: the Tapp, and perhaps the Fool kept back (5, no exchange in English).
+    (P4, normal(47, no_tricks="declarer"), None, None,
+     "discards: 4 kings together (20) + 4 queens (16) + 2 cavaliers (6) = 42, + the Fool kept back 5 = 47"),
+    (P7, normal(33, partner="Ben", no_tricks="declarer"), None, None,
+     "7 players, 6 discards: 4 kings (20) + 2 queens (8) = 28, + the Fool 5 = 33 (the richest 6 cards are only 30)"),
+    (P7, normal(34, partner="Ben", no_tricks="declarer"), BadHand, "at most 33", "one more than 33"),
+    (P4, solo(51, no_tricks="declarer"), None, None,
+     "solo: the Tapp as dealt (6 five-point cards and 4 queens, 46) and the Fool kept back: the richest 11 = 35 + 16"),
+    (P4, solo(52, no_tricks="declarer"), BadHand, "at most 51", "one more than the richest 11 cards"),
+]
+
+
+@pytest.mark.parametrize("players,hand,error,words,why", REAL, ids=[r[4][:50] for r in REAL])
+def test_bounds_from_real_cards(players, hand, error, words, why):
+    if error is None:
+        assert score(players, hand, rules()).scores, why
+    else:
+        with pytest.raises(error, match=words):
+            score(players, hand, rules())
+
+
+def test_discards_hold_no_five_point_card():
+    # troggu-visp-de.txt: no 5-point card may be laid away, but the four kings together. A Tappist's pile of
+    # exactly the 10 Tapp cards took no trick: it is the discards.
+    ones = ["T2", "T3", "T4", "T5", "T6", "T7"]
+    kings = [f"{s}-K" for s in C.SUITS]
+    with pytest.raises(BadHand, match="T21"):
+        score(P4, {"contract": "normal", "declarer": "Anna", "declarer_cards": ["T21"] + ones + ["T8", "T9", "T10"],
+                   "no_tricks": "declarer"}, rules())
+    with pytest.raises(BadHand, match="SW-K"):  # three kings are not "all four together"
+        score(P4, {"contract": "normal", "declarer": "Anna", "declarer_cards": ["SW-K"] + ones + ["T8", "T9", "T10"],
+                   "no_tricks": "declarer"}, rules())
+    # the four kings (20) and 6 one-point trumps (6): 26 points, and the Fool kept back beside them: 31
+    assert score(P4, {"contract": "normal", "declarer": "Anna", "declarer_cards": kings + ones + ["FOOL"],
+                      "no_tricks": "declarer"}, rules()).points["declarer"] == 31
+    # a soloist's Tapp is as dealt: the same 10 cards with XXI are fine
+    assert score(P4, {"contract": "solo", "declarer": "Anna", "declarer_cards": ["T21"] + ones + ["T8", "T9", "T10"],
+                      "no_tricks": "declarer"}, rules()).points["declarer"] == 14
+
+
+MISERE_REAL = [
+    (P4, {"Anna": 1, "Ben": 33, "Cla": 40, "Dora": 30}, "Anna can't have 1 points",
+     "4 players: no trick gives 0, or the Fool kept back (4 or 5); a trick 3 cards at least"),
+    (P4, {"Anna": 2, "Ben": 32, "Cla": 40, "Dora": 30}, "Anna can't have 2 points", "2 < 4 − 1"),
+    (P7, {"Anna": 5, "Ben": 15, "Cla": 15, "Dora": 15, "Eva": 15, "Fritz": 15, "Gian": 10},
+     "at 7 players", "7 players: the Fool lies in the Tapp, so a pile is 0 or tricks of 7 cards, 7 points at least"),
+]
+
+
+@pytest.mark.parametrize("players,points,words,why", MISERE_REAL, ids=[m[3][:40] for m in MISERE_REAL])
+def test_misere_piles_from_real_cards(players, points, words, why):
+    with pytest.raises(BadHand, match=words):
+        score(players, misere(points), rules())
+
+
+def test_misere_players_without_a_trick():
+    # 4 players: 0 (no trick), 4 and 5 (the Fool kept back, 4 with its exchange point owed), 3 (the last trick's
+    # 3 cards beside it); 114 − 10 (a Tapp of ten 1-point cards) = 104 = 0 + 5 + 3 + 96.
+    result = score(P4, misere({"Anna": 0, "Ben": 5, "Cla": 3, "Dora": 96}), rules())
+    assert result.scores["Dora"] == -3 and result.warnings == ()
+
+
+def test_misere_at_seven_counts_the_fool_and_one_in_the_tapp():
+    # troggu-visp-de.txt: a misère at 7 players is played only with the Fool and I in the Tapp: 5 + 5 and four
+    # more cards (1 point at least): the Tapp holds 14 points at least, the piles 114 − 14 = 100 at most.
+    points = {"Anna": 14, "Ben": 14, "Cla": 14, "Dora": 14, "Eva": 14, "Fritz": 14, "Gian": 16}  # 100
+    assert score(P7, misere(points), rules()).warnings == ()
+    points["Gian"] = 17  # 101
+    result = score(P7, misere(points), rules())
+    assert len(result.warnings) == 1 and "between 84 and 100" in str(result.warnings[0])

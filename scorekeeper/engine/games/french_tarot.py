@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
+from itertools import product
 
 import math
 
@@ -9,6 +11,7 @@ from .. import cards as C
 from ..errors import BadHand, BadRequest
 from ..naming import Naming
 from ..text import N_, fmt_points, line, signed
+from . import renamed
 from ..entry import ALONE, Count, Entry, Group, Number, PerSeat, Pick, Ticks, seats
 from . import PLAYERS, Example, Game, Option, Result, resolve_rules, check_players, hand_fields, one_of, pile_of, seat
 
@@ -18,6 +21,7 @@ TOTAL = 91
 THRESHOLDS = {0: 56, 1: 51, 2: 41, 3: 36}  # points the taker needs, by oudlers held
 OUDLER_VALUE = Fraction(9, 2)
 CHIEN = {3: 6, 4: 6, 5: 3}  # docs/rules.md §6 deal table
+TRICKS = {n: (len(C.DECK_78) - chien) // n for n, chien in CHIEN.items()}  # 24, 18, 15: one per card in a hand
 BASE = 25  # french-tarot-wikipedia.txt: "starts with a basic score of 25 points"
 PETIT_AU_BOUT = 10  # "10 points is added to or deducted from the hand score before multiplying"
 CONTRACTS = {"prise": "Prise", "garde": "Garde", "garde_sans": "Garde sans", "garde_contre": "Garde contre"}
@@ -41,6 +45,7 @@ NAMING = Naming(
     roman=False,
     round_ace_high=False,
     legend=line("R king (roi), D queen (dame), C knight (cavalier), V jack (valet)."),
+    honours=line("Bouts ({names})"),  # french-tarot-wikipedia.txt: the oudlers, bouts in French
 )
 
 OPTIONS = {
@@ -98,8 +103,6 @@ def score(players: list[str], hand: dict, rules: dict) -> Result:
         raise BadHand(line("The attack took the Petit au bout, so its pile holds the Petit: it can't have 0 oudlers."))
     if pab == "defence" and oudlers == 3:
         raise BadHand(line("The defence took the Petit au bout, so the attack can't hold all 3 oudlers."))
-    if points < OUDLER_VALUE * oudlers or defence < OUDLER_VALUE * (3 - oudlers):
-        raise BadHand(line("{points} points can't go with {oudlers} oudlers: each oudler is worth 4.5 to the side that holds it.", points=points, oudlers=oudlers))
 
     threshold = THRESHOLDS[oudlers]
     compared = points
@@ -118,6 +121,10 @@ def score(players: list[str], hand: dict, rules: dict) -> Result:
         raise BadHand(line("The attack took every trick, so the defence can't have taken the Petit au bout."))
     if chelem == "defence_made" and pab == "attack":
         raise BadHand(line("The defence took every trick, so the attack can't have taken the Petit au bout."))
+    warnings = []
+    if pile is not None:
+        _ecart_alone(hand["cards"], pile, n, contract)
+    _real_cards(points, oudlers, n, contract, chelem, pab, partner, rules, warnings)
 
     explanation.append(line("Attack {points} points with {oudlers} oudlers, defence {defence}: the taker needs {threshold}.",
                             points=points, oudlers=oudlers, defence=defence, threshold=threshold))
@@ -157,7 +164,6 @@ def score(players: list[str], hand: dict, rules: dict) -> Result:
         value = _chelem_line(explanation, chelem, value, bonus)
 
     scores = _settle(players, taker, partner, value, explanation)
-    warnings = []
     if pile is not None:
         _pile_size(pile, n, contract, warnings)
     if miseres:
@@ -290,6 +296,188 @@ def _pile_size(cards, n, contract, warnings):
     if cards < chien or (cards - chien) % n:
         warnings.append(line("The attack's pile should be tricks of {n} cards plus the {chien} of the chien; "
                              "{cards} cards can't happen (unless the Excuse went unpaid).", n=n, chien=chien, cards=cards))
+
+
+# ---- what real cards allow (docs/rules.md §6, "Bounds from real cards") ----
+#
+# Every card is worth ½ and more: an oudler 4 more, a king 4, a queen 3, a knight 2, a jack 1
+# (docs/rules.md §0.2: 4½, 3½, 2½, 1½). The attack's pile is the chien (or écart) of CHIEN[n] cards,
+# except in a garde contre, plus n cards for each trick it took; the Excuse exchange keeps those sizes
+# (its owner gives a ½-point card for it), so with N cards, o oudlers and its court cards a side holds
+#     N × ½ + 4 × o + (4 a king, 3 a queen, 2 a knight, 1 a jack in its pile)
+# and the Excuse is worth 4 to a side that keeps it without a trick to pay from, the other side taking
+# the half point (FFT rulebook R-RO201206, p. 9, example 5: a slam against a lone Excuse counts 87).
+# french-tarot-wikipedia.txt: the écart holds no king and no oudler; in a garde sans the unseen chien
+# holds anything, and in a garde contre it is the defence's. The Petit au bout lies in a trick of the
+# side that took it. Where the oudlers lie: "at"/"dt" in the attack's or defence's tricks, "ac"/"dc"
+# in the chien of a garde sans or garde contre; the Excuse also "ao"/"do", kept by the attack or the
+# defence outside its tricks (exchanged, or unpaid), or "a+"/"d+": played to the last trick and
+# changed sides without exchange (house rule excuse_last_trick "changes_side").
+PETIT_PLACES = ("at", "ac", "dt", "dc")
+EXCUSE_PLACES = PETIT_PLACES + ("ao", "do", "a+", "d+")
+COURTS = (4, 3, 2, 1)  # what a king, queen, knight, jack is worth over a ½-point card; 4 of each
+
+
+@lru_cache(maxsize=None)
+def _courts(king_room: int, attack_room: int, defence_room: int) -> int:
+    """Return the court points the attack can hold, as a bit set (bit u: u points over its cards' ½ each).
+
+    Kings only in the first `king_room` places (not the écart); at most `attack_room` courts in the
+    attack's pile, and the others must fit the defence's `defence_room` free places.
+    """
+    found = 0
+    if min(king_room, attack_room, defence_room) < 0:
+        return found
+    for counts in product(range(5), repeat=4):
+        taken = sum(counts)
+        if counts[0] <= king_room and taken <= attack_room and 16 - taken <= defence_room:
+            found |= 1 << sum(c * v for c, v in zip(counts, COURTS))
+    return found
+
+
+@lru_cache(maxsize=None)
+def _possible(n: int, contract: str, oudlers: int, pab, partner: bool, readings: frozenset) -> tuple[int, ...]:
+    """Return, for each number of tricks the attack took (0 to all), the points it can hold, as bit sets of
+    half points. `readings` adds "changes_side" (the Excuse on the last trick changes sides) and "unpaid"
+    (an Excuse its side could not pay for counts 4½, not the FFT's 4)."""
+    chien, tricks = CHIEN[n], TRICKS[n]
+    a_chien = 0 if contract == "garde_contre" else chien
+    d_chien = chien - a_chien
+    out = []
+    for k in range(tricks + 1):
+        found = 0
+        for places in product(PETIT_PLACES, PETIT_PLACES, EXCUSE_PLACES):
+            petit, world, excuse = places
+            if pab == "attack" and petit != "at" or pab == "defence" and petit != "dt":
+                continue  # the Petit au bout is in the last trick, its taker's
+            if "ac" in places and contract != "garde_sans" or "dc" in places and contract != "garde_contre":
+                continue  # only an unseen chien may hold an oudler: never the écart
+            if excuse in ("a+", "d+") and "changes_side" not in readings:
+                continue
+            attack_needs = "at" in places or excuse == "do" or excuse == "d+"  # took a trick for it
+            defence_needs = "dt" in places or excuse in ("ao", "a+")
+            if attack_needs and k == 0 or defence_needs and k == tricks or excuse == "d+" and not partner:
+                continue  # "d+": the Excuse's owner's partner took the last trick, so the attack has two players
+            if sum(1 for p in places if p in ("at", "ac", "ao", "a+")) != oudlers:
+                continue
+            shift = {"a+": 1, "d+": -1}.get(excuse, 0)
+            a_tricks, d_tricks = k * n + shift, (tricks - k) * n - shift
+            in_at = sum(1 for p in places if p in ("at", "a+"))
+            in_dt = sum(1 for p in places if p in ("dt", "d+"))
+            in_ac, in_dc = places.count("ac"), places.count("dc")
+            if in_at > a_tricks or in_dt > d_tricks or in_ac > a_chien or in_dc > d_chien:
+                continue
+            sums = _courts(a_tricks - in_at + (a_chien - in_ac if contract == "garde_sans" else 0),
+                           a_tricks + a_chien - in_at - in_ac, d_tricks + d_chien - in_dt - in_dc)
+            half = a_tricks + a_chien + 8 * oudlers  # the attack's cards at ½ each, its oudlers at 4 more
+            courts = 0
+            for u in range(41):
+                if sums >> u & 1:
+                    courts |= 1 << 2 * u
+            found |= courts << half
+            if "unpaid" in readings and excuse == "ao" and k == 0:
+                found |= courts << half + 1  # the attack's unpaid Excuse counted 4½
+            if "unpaid" in readings and excuse == "do" and k == tricks:
+                found |= courts << half - 1  # the defence's unpaid Excuse counted 4½
+        out.append(found)
+    return tuple(out)
+
+
+def _span(sets) -> tuple | None:
+    """Return the lowest and highest points in bit sets of half points, or None if there are none."""
+    found = 0
+    for s in sets:
+        found |= s
+    if not found:
+        return None
+    return Fraction((found & -found).bit_length() - 1, 2), Fraction(found.bit_length() - 1, 2)
+
+
+def _real_cards(points, oudlers, n, contract, chelem, pab, partner, rules, warnings):
+    """Refuse points and oudlers that no deal gives this contract, or warn where a house rule would."""
+    tricks = TRICKS[n]
+    if chelem in ("announced_made", "unannounced_made"):
+        ks = range(tricks, tricks + 1)  # the attack took every trick
+    elif chelem == "defence_made":
+        ks = range(0, 1)
+    elif chelem == "announced_failed" or rules["defence_chelem_bonus"] == 0:
+        ks = range(0, tricks)  # a defence slam is possible too, and is no bonus at this table
+    else:
+        ks = range(1, tricks)  # each side took a trick: a slam would be recorded
+    half = int(points * 2)
+    table = frozenset({"changes_side"} if rules["excuse_last_trick"] == "changes_side" else ())
+    partner = partner is not None
+
+    def fits(readings, where=ks):
+        sets = _possible(n, contract, oudlers, pab, partner, readings)
+        return any(sets[k] >> half & 1 for k in where)
+
+    if fits(table):
+        return
+    for more in ({"changes_side"}, {"unpaid"}, {"changes_side", "unpaid"}):
+        if not more - table or not fits(table | more):
+            continue
+        if "changes_side" in more - table:
+            warnings.append(line("{points} points with {oudlers} oudlers happen only if the Excuse played to the last "
+                                 "trick changed sides (house rule excuse_last_trick “changes_side”); at this table "
+                                 "it goes to the trick's winner.", points=points, oudlers=oudlers))
+        if "unpaid" in more:
+            warnings.append(line("{points} points with {oudlers} oudlers happen only if an Excuse whose side took no "
+                                 "trick counts 4.5; the FFT counts it 4 and gives the half point to the other side.",
+                                 points=points, oudlers=oudlers))
+        return
+    every = frozenset({"changes_side", "unpaid"})
+    args = dict(points=points, oudlers=oudlers)
+    if tricks not in ks and fits(every, (tricks,)):
+        if chelem == "announced_failed":
+            raise BadHand(line("{points} points with {oudlers} oudlers leave the defence no trick: the attack took "
+                               "every trick, so the announced chelem was made.", **args))
+        raise BadHand(line("{points} points with {oudlers} oudlers leave the defence no trick: the attack took every "
+                           "trick, so record its chelem.", **args))
+    if 0 not in ks and fits(every, (0,)):
+        raise BadHand(line("With {points} points and {oudlers} oudlers the attack took no trick: the defence took "
+                           "every trick, so record its chelem.", **args))
+    span = _span(_possible(n, contract, oudlers, pab, partner, table)[k] for k in ks)
+    if chelem in ("announced_made", "unannounced_made"):
+        if span is None:
+            # every oudler is in its tricks but an Excuse the defence kept (in a garde contre the chien
+            # can hold any, so there is always a count that fits)
+            raise BadHand(line("The attack took every trick, so it holds every oudler but perhaps the defence's "
+                               "Excuse: at least 2, not {oudlers}.", **args))
+        if span[0] == span[1]:
+            raise BadHand(line("The attack took every trick, so with {oudlers} oudlers it has {low} points, not "
+                               "{points}.", low=span[0], **args))
+        raise BadHand(line("The attack took every trick, so with {oudlers} oudlers it has between {low} and {high} "
+                           "points, not {points}.", low=span[0], high=span[1], **args))
+    if chelem == "defence_made":
+        if span is None:
+            # only its own Excuse, outside a garde sans, whose unseen chien can hold all three
+            raise BadHand(line("The defence took every trick, so the attack's only oudler can be its own Excuse: "
+                               "not {oudlers}.", **args))
+        if span[0] == span[1]:
+            raise BadHand(line("The defence took every trick, so with {oudlers} oudlers the attack has {low} points, "
+                               "not {points}.", low=span[0], **args))
+        raise BadHand(line("The defence took every trick, so with {oudlers} oudlers the attack has between {low} and "
+                           "{high} points, not {points}.", low=span[0], high=span[1], **args))
+    words = dict(contract=CONTRACT_WORDS[contract], n=n, low=span[0], high=span[1], **args)
+    if contract == "garde_contre":
+        raise BadHand(line("{points} points can't go with {oudlers} oudlers: in a {contract} at {n} players the chien "
+                           "is the defence's, and with the tricks it took the attack has between {low} and {high} "
+                           "points with {oudlers} oudlers.", **words))
+    raise BadHand(line("{points} points can't go with {oudlers} oudlers: in a {contract} at {n} players the {chien} "
+                       "cards of the chien count for the taker, and with the tricks it took the attack has between "
+                       "{low} and {high} points with {oudlers} oudlers.", chien=CHIEN[n], **words))
+
+
+def _ecart_alone(codes, size, n, contract):
+    """Refuse a prise or garde pile that can only be the écart (no trick) but holds a king or an oudler."""
+    if contract not in ("prise", "garde") or size > CHIEN[n] + 1:
+        return  # a trick adds n cards: fewer than the écart and one more is no trick at all
+    barred = [c for c in C.parse_pile(codes, DECK, GAME.name)
+              if c in ("T1", "T21") or C.rank_of(c) == "K"]  # the taker's own Excuse may lie beside it
+    if barred:
+        raise BadHand(line("A pile of {size} cards took no trick: it is the taker's écart, which may hold no king and "
+                           "no oudler, not {cards}.", size=size, cards=", ".join(barred)), cards=barred)
 
 
 def _poignee_line(size, made, **args):
@@ -494,9 +682,19 @@ def zero_sum(rules: dict, n_players: int) -> bool:
     return not (rules["misere"] and n_players in (3, 5))
 
 
+def rename(facts: dict, old: str, new: str) -> dict:
+    """Return the facts with a player renamed: taker, partner, misère declarers, poignées' players."""
+    out = renamed(facts, old, new, names=("taker", "partner"), lists=("misere",))
+    if isinstance(out.get("poignees"), list):
+        out["poignees"] = [{**pg, "player": new} if isinstance(pg, dict) and pg.get("player") == old else pg
+                           for pg in out["poignees"]]
+    return out
+
+
 GAME = Game(
     id="french_tarot", name=N_("French Tarot"), min_players=3, max_players=5, deck=DECK, counting="halves",
     values=values, total=TOTAL, options=OPTIONS, two_sided=True, oudlers=OUDLERS, pile_warnings=pile_warnings,
     score=score, entry=entry, to_facts=to_facts, from_facts=from_facts, summary=summary, naming=NAMING,
     zero_sum=zero_sum, shown_players=4, samples=SAMPLES, example=example,
+    rename=rename,
 )

@@ -4,16 +4,18 @@ from __future__ import annotations
 from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
 from ..text import N_, line
+from . import renamed
 from . import Example, Game, Option, Result, check_players, hand_fields, resolve_rules, seat
 from ..entry import Entry, Group, Number, PerSeat, Pick, Ticks
 from ..naming import ITALIAN, card_name
 from ..text import signed
-from .piles import baseline_example, baseline_scores, per_player, piles_counts, piles_summary, read_piles
+from .piles import baseline_example, baseline_scores, fool_kept, per_player, piles_counts, piles_summary, read_piles
 
 DECK = C.DECK_78
 TOTAL = 129
 BASELINE = 43
 KINGS = frozenset(f"{s}-K" for s in C.SUITS)
+HAND = 25  # cards a player holds when he shows his declarations: 78 = 3 × 25 + the dealer's 3 laid away
 ROMAN = {"T20": "XX", "T21": "XXI"}
 
 OPTIONS = {
@@ -60,6 +62,9 @@ def declaration(player: str, shown: list[str], rules: dict):
     odd = [c for c in shown if c not in honours and not C.is_trump(c)]
     if odd:
         raise BadHand(line("{player} showed {odd}: only honours (kings, I, {honour}, the Fool) and trumps are declared in Mitigati.", player=player, odd=', '.join(odd), honour=ROMAN[rules['honour_trump']]), cards=odd)
+    if len(shown) > HAND:
+        # italian-swiss-archive.txt (Phil): 25 cards each, the dealer discarding his 3 extra ones first
+        raise BadHand(line("{player} showed {n} cards, but a hand has only 25.", player=player, n=len(shown)))
     held = sum(1 for c in shown if c in honours)
     has_kings = KINGS <= set(shown)
     has_trio = trio <= set(shown)
@@ -120,6 +125,7 @@ def score(players, hand, rules):
     if hand.get("bids") is not None:
         return bid_score(players, hand, rules)
     points, explanation, warnings = read_piles(GAME, players, hand, rules)
+    _real_piles(points, hand.get("cards"), warnings)
     declared, lines = declarations(players, hand.get("declarations"), rules)
     explanation += lines
     scores = baseline_scores(players, points, BASELINE, explanation)
@@ -137,6 +143,29 @@ def score(players, hand, rules):
                                 value=value, gain=signed(value * (len(players) - 1))))
     explanation.append(line("Scores: {scores}.", scores=", ".join(f"{p} {signed(s)}" for p, s in scores.items())))
     return Result(points=points, scores=scores, explanation=tuple(explanation), warnings=tuple(warnings))
+
+
+def _real_piles(points, cards, warnings):
+    """Refuse points no pile gives, and warn about pile sizes no deal gives (docs/rules.md §3 bounds).
+
+    italian-swiss-archive.txt (Phil, Rufus): the Fool never wins a trick and "is always scored by the
+    person who played it", so the winner of its trick gets 2 cards; the dealer's 3 discards count for him.
+    A player's pile is then nothing, the Fool alone (4), or 2 cards and more, each worth 1 or more: never 1
+    point. The piles are 3m+1 cards (the Fool's owner), 3k+2 (the winner of its trick) and 3n.
+    """
+    fool_kept(points)
+    for p, n in points.items():
+        if n == 1:
+            raise BadHand(line("{player} can't have 1 point: the smallest piles are the 2 cards of the trick the Fool "
+                               "was played to (2 points at least), the Fool alone (4) and 3 cards (3).", player=p))
+    if not isinstance(cards, dict):
+        return
+    for p, pile in cards.items():
+        has_fool = any(str(c).strip().upper() in ("FOOL", "EXCUSE") for c in pile)
+        if (len(pile) % 3 == 1) != has_fool:
+            warnings.append(line("{player}'s pile has {n} cards: the Fool's owner has 3k+1 cards and the others 3k or "
+                                 "3k+2, so {n} cards {with_fool} can't happen.", player=p, n=len(pile),
+                                 with_fool=line("with the Fool") if has_fool else line("without the Fool")))
 
 
 def bid_score(players, hand, rules):
@@ -254,4 +283,5 @@ GAME = Game(
     id="mitigati", name=N_("Mitigati"), min_players=3, max_players=3, deck=DECK, counting="sum",
     values=values, total=TOTAL, options=OPTIONS, score=score, entry=entry, to_facts=to_facts,
     from_facts=from_facts, summary=summary, naming=ITALIAN, zero_sum=zero_sum, samples=SAMPLES, example=example,
+    rename=lambda f, old, new: renamed(f, old, new, keyed=("points", "cards", "declarations", "bids")),
 )

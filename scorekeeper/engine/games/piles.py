@@ -101,6 +101,20 @@ def read_piles(game: Game, players: list[str], hand: dict, rules: dict, fool_alo
     return points, explanation, warnings
 
 
+def fool_kept(points: dict) -> None:
+    """Refuse two players with no card at all, where the Fool stays with the player who played it.
+
+    italian-swiss-archive.txt (Scarto and Mitigati): the Fool "can never take a trick" and "is always
+    retained by the player who plays it"; the trick it was played to goes to another player. So two
+    players at least end with cards, and a pile of one card or more is worth 1 point or more.
+    """
+    empty = [p for p, n in points.items() if n == 0]
+    if len(empty) > 1:  # three players and a deck worth 77 or more: two at most
+        raise BadHand(line("{a} and {b} can't both have 0 points: the Fool never wins a trick and stays with the player "
+                           "who played it, so its owner and the winner of the trick it was played to both hold cards.",
+                           a=empty[0], b=empty[1]))
+
+
 def baseline_scores(players: list[str], points: dict, baseline: int, explanation: list) -> dict:
     """Score each player's points against the game's baseline, explaining each line (points − 26, − 43)."""
     scores = {}

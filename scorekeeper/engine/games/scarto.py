@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..text import N_, line
+from . import renamed
 from . import Example, Game, Option, Result, check_players, hand_fields
 from ..naming import ITALIAN
-from .piles import (baseline_example, baseline_scores, piles_entry, piles_from_facts, piles_summary,
+from .piles import (baseline_example, baseline_scores, fool_kept, piles_entry, piles_from_facts, piles_summary,
                     piles_to_facts, read_piles)
 
 DECK = C.DECK_78
@@ -49,6 +50,7 @@ def score(players, hand, rules):
     exchanged = rules["fool_exchange"] == "french"
     points, explanation, warnings = read_piles(GAME, players, hand, rules, fool_alone=not exchanged,
                                                other_total=TOTAL - 1 if exchanged else None)
+    fool_kept(points)  # docs/rules.md §2 bounds: at most one player without a card (exchanged or not)
     if sum(points.values()) == TOTAL - 1:
         # docs/rules.md §2.1: exchanged French-style the Matto's pile loses a point; the deck counts 77
         warnings.append(line("With the Matto exchanged the deck counts 77, not 78, so the scores sum to −1"
@@ -75,4 +77,5 @@ GAME = Game(
     naming=ITALIAN, samples=SAMPLES, example=example,
     # docs/rules.md §2: exchanged French-style the Matto leaves the deck at 77
     zero_sum=lambda rules, n: rules["fool_exchange"] != "french",
+    rename=lambda f, old, new: renamed(f, old, new, keyed=("points", "cards")),
 )

@@ -5,6 +5,7 @@ from .. import cards as C
 from ..errors import BadHand
 from ..naming import GENERIC_SUITS, ITALIAN_MARKS, Naming
 from ..text import N_, line
+from . import renamed
 from . import Example, Game, Option, Result, check_players, hand_fields
 from .piles import baseline_example, piles_entry, piles_from_facts, piles_summary, piles_to_facts
 from .piles import baseline_scores, read_piles
@@ -13,6 +14,7 @@ DECK = C.DECK_78
 HONOURS = {"T1", "T21"}  # the Magician and the World; with the Fool and the kings: 5
 TOTAL = 78
 BASELINE = 26
+FOOL_ALONE = 5  # the Fool kept alone, under unexchanged_fool "owner"
 
 # italian-swiss-archive.txt, Swiss Tarot (Maison académique 1659): Le Monde, Le Basteleur, Le Fou;
 # King, Queen, Cavalier, Jack; Swords, Batons, Cups, Coins.
@@ -55,6 +57,11 @@ def score(players, hand, rules):
                 # docs/rules.md §4 [conflict]: by default the unexchanged Fool stays in the trick it was played to
                 raise BadHand(line("{player}'s pile is the Fool alone, which would make the deck 79: by default a Fool that could not be exchanged stays in the trick it was played to. A table that lets its player keep it sets the house rule unexchanged_fool to “owner”.", player=p), cards=["FOOL"])
     points, explanation, warnings = read_piles(GAME, players, hand, rules, other_total=TOTAL + 1 if kept else None)
+    if sum(points.values()) == TOTAL + 1 and FOOL_ALONE not in points.values():
+        # docs/rules.md §4 bounds: 79 is the Fool kept alone by a player who took no trick (and is not the
+        # dealer, whose discards count as a trick): his pile is the Fool, 5 points
+        raise BadHand(line("The points add up to 79, as a Fool kept alone makes them, but its player then took no "
+                           "trick and holds only the Fool, 5 points, and nobody has 5."))
     if sum(points.values()) == TOTAL + 1:
         # docs/rules.md §4: kept alone as 5 the Fool makes 130 − 50 − 1 = 79
         warnings.append(line("The Fool kept alone is worth 5: the deck counts 79, not 78, so the scores sum to +1"
@@ -82,4 +89,5 @@ GAME = Game(
     samples_combine=True, example=example,
     # docs/rules.md §4: a Fool kept by its owner makes the deck count 79
     zero_sum=lambda rules, n: rules["unexchanged_fool"] != "owner",
+    rename=lambda f, old, new: renamed(f, old, new, keyed=("points", "cards")),
 )

@@ -5,6 +5,7 @@ from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
 from ..naming import GENERIC_SUITS, ITALIAN_MARKS, Naming
 from ..text import N_, line
+from . import renamed
 from . import Game, Option, Result, check_players, hand_fields, seat
 from dataclasses import replace
 
@@ -94,6 +95,7 @@ def score(players, hand, rules):
             if tricks is None:
                 raise BadHand(line("{rest} antes are left in the pot, so the hand is played: give “tricks”, the winners of the five tricks.", rest=rest))
             winner, points = trick_winner(players, tricks)
+            _fool_never_wins(declared, points)
             gains[winner] += rest
             if list(points.values()).count(points[winner]) > 1:
                 explanation.append(line("{player} took {n} tricks, tied for most, and got there first: the rest of"
@@ -105,6 +107,18 @@ def score(players, hand, rules):
     explanation.append(line("Less each player's ante: {scores}.",
                             scores=", ".join(f"{p} {signed(s)}" for p, s in scores.items())))
     return Result(points=points, scores=scores, explanation=tuple(explanation))
+
+
+def _fool_never_wins(declared: dict, won: dict) -> None:
+    """Refuse five tricks to the player who declared the Fool (docs/rules.md §7 bounds).
+
+    italian-swiss-archive.txt: the Fool "never wins a trick"; its holder plays all five of his cards,
+    the Fool to one trick, which he can't win: he takes four tricks at most.
+    """
+    for p, cards in declared.items():
+        if C.FOOL in cards and won[p] == TRICKS:
+            raise BadHand(line("{player} declared Le Fou, which never wins a trick, so {player} can't have won all "
+                               "five.", player=p))
 
 
 def declarations_of(players: list[str], declared, rules: dict) -> dict[str, list[str]]:
@@ -214,4 +228,5 @@ GAME = Game(
     counting="tricks", values=values, options=OPTIONS, unit="ante", score=score, entry=entry, to_facts=to_facts,
     from_facts=from_facts, summary=summary, naming=naming, unit_label=N_("Antes"), shown_players=5,
     example=example,
+    rename=lambda f, old, new: renamed(f, old, new, names=("la_mort",), keyed=("declarations",), lists=("tricks",)),
 )

@@ -6,6 +6,7 @@ from ..errors import BadHand, BadRequest
 from ..naming import ITALIAN_MARKS, Naming
 from ..text import N_, line
 from ..entry import Count, Entry, EntryError, Group, Number, Pick, seats
+from . import renamed
 from . import PLAYERS, Example, Game, Option, Result, check_players, hand_fields, one_of, pile_of, seat, whole_points
 from ..text import signed
 
@@ -83,6 +84,8 @@ def score(players, hand, rules):
             raise BadHand(line("This pile is every trick without the scart, but a team that takes every trick also gets the scart and counts all 78 cards (house rule all_tricks_take_scart)."))
         if n == SCART and rules["all_tricks_take_scart"]:
             raise BadHand(line("This pile is only the scart, but a team that takes every trick also gets the scart (house rule all_tricks_take_scart): the other team's pile is all 78 cards."))
+        if n % 4 == 2 or (n % 4 == 0 and n < len(DECK)):
+            _scart(hand["cards"], n)
         warnings.extend(count.warnings)
         points = count.points
         explanation.append(line("{a} and {b}'s pile, {n} cards:", a=ours[0], b=ours[1], n=n))
@@ -104,6 +107,24 @@ def score(players, hand, rules):
                             c=theirs[0], d=theirs[1], other=signed(-team_score)))
     # like Troggu's declarer/opponents: the pile given ("side") and the rest of the deck
     return Result(points={"side": points, "opponents": TOTAL - points}, scores=scores, explanation=tuple(explanation), warnings=tuple(warnings))
+
+
+def _scart(codes, n):
+    """Refuse a deal whose scart would hold a king or an honour (docs/rules.md §1 bounds).
+
+    troccas-wikipedia.txt, SCA: the scart's 2 cards may not be kings or honours (I, XXI, the Fool) and
+    count for the dealer's team, whose pile is its tricks of four and the scart: the one of 4k+2 cards,
+    this pile or the rest of the deck. So that pile holds at least 2 cards that are neither.
+    """
+    pile = set(C.parse_pile(codes, DECK, GAME.name))
+    dealers = pile if n % 4 == 2 else {c for c in DECK if c not in pile}
+    honours = HONOURS | {C.FOOL}
+    plain = [c for c in dealers if c not in honours and C.rank_of(c) != "K"]
+    if len(plain) < SCART:
+        whose = line("This pile") if n % 4 == 2 else line("The other team's pile")
+        raise BadHand(line("{whose} of {n} cards is the dealer's team's, scart included, but only {plain} of its cards "
+                           "could be in the scart, whose 2 cards may be no king, I, XXI or Fool.",
+                           whose=whose, n=len(dealers), plain=len(plain)))
 
 
 # ---- the rules page: sample piles and a worked example ----
@@ -171,4 +192,5 @@ GAME = Game(
     group_size=4, values=values, total=TOTAL, options=OPTIONS, two_sided=True, pile_warnings=pile_warnings,
     score=score, entry=entry, to_facts=to_facts, from_facts=from_facts, summary=summary, naming=NAMING,
     deals_per_game=4, deals_label=N_("4 deals"), samples=SAMPLES, samples_combine=True, example=example,
+    rename=lambda f, old, new: renamed(f, old, new, names=("side",), lists=("teams",)),
 )

@@ -6,6 +6,7 @@ from ..errors import BadHand, BadRequest, DuplicateCard
 from ..naming import ITALIAN_MARKS, Naming
 from ..text import N_, line, signed
 from ..entry import ALONE, Count, Entry, EntryError, Group, Number, PerSeat, Pick, seats
+from . import renamed
 from . import PLAYERS, Example, Game, Option, Result, resolve_rules, check_players, count_pile, hand_fields, one_of, pile_of, seat, whole_points
 
 DECK = C.DECK_62
@@ -18,6 +19,11 @@ TAPP = {3: 8, 4: 10, 5: 7, 6: 8, 7: 6, 8: 6}  # docs/rules.md §5 deal table (4 
 PARTNER_TABLE = (7, 8)  # the Tappist may call a partner only at 7 or 8 players
 PARTNER_UNITS = 2  # troggu-visp-de.txt: "Der Partner des Tappisten bekommt oder bezahlt den doppelten Grundbetrag"
 FOOL_ALONE = 5  # a side without a trick can only hold the Fool kept back by "schgüsieru"
+# ... or 4: troggu-visp-de.txt has its holder give "eine niedrige Karte vom eigenen Gewinnstapel" to the
+# last trick's winners; with no pile to give from, the point is owed, as the French count an unpaid Excuse.
+FOOL_OWED = FOOL_ALONE - 1
+NO_TRICK = (0, FOOL_OWED, FOOL_ALONE)  # what a side (or a misère player) without a trick and Tapp can hold
+FIVES = frozenset({C.FOOL, "T1", "T21"}) | {f"{s}-K" for s in C.SUITS}  # the 5-point cards
 SIDES = ("declarer", "opponents")
 
 # troggu-visp-de.txt: "Bagatt", "Der Zwänzger", "Der Munt", the Fool "Bättler"; suits Schwerter,
@@ -61,6 +67,38 @@ def tapp_range(n_players: int, rules: dict) -> tuple[int, int]:
     return size, sum(richest)  # every card is worth at least 1
 
 
+def trick_least(n_players: int) -> int:
+    """Return the fewest points a side that took a trick holds: a trick's cards, at least 1 point each.
+
+    troggu-en.txt keeps no exchange for the Fool shown at the last trick, so that trick's winners may
+    get only n − 1 cards (Visp's exchange card makes it n); the looser bound is the one that holds.
+    """
+    return n_players - 1
+
+
+def richest(cards, k: int) -> int:
+    """Return the points of the k richest of these cards."""
+    vals = values({})
+    return sum(sorted((vals[c] for c in cards), reverse=True)[:k])
+
+
+def no_trick_most(n_players: int, contract: str, rules: dict) -> int:
+    """Return the most a declarer's side that took no trick can hold: the Tapp and a Fool kept back.
+
+    troggu-visp-de.txt: the Tappist may lay away no 5-point card, unless all four kings together; a
+    soloist's Tapp is as dealt. The Fool kept back by "schgüsieru" counts for its holder's side (5; English,
+    troggu-en.txt, has no exchange card), and the Fool never lies in the discards.
+    """
+    size = tapp_size(n_players, rules)
+    if contract == "solo":
+        return richest(DECK, size + 1)  # the Tapp, or the Tapp and the Fool: the richest size + 1 cards
+    plain = [c for c in DECK if c not in FIVES]
+    best = richest(plain, size)
+    if size >= 4:
+        best = max(best, 20 + richest(plain, size - 4))  # the four kings laid away together
+    return best + FOOL_ALONE
+
+
 def score(players: list[str], hand: dict, rules: dict) -> Result:
     """Score and settle one Troggu hand in units of the base stake."""
     players = check_players(GAME, players, low=rules["min_players"])
@@ -95,6 +133,7 @@ def _declared(players, hand, rules, contract) -> Result:
         points, opponents = count.points, count.rest.points
         explanation.append(line("The declarer's side's cards: {working}.", working=count.working))
         size = tapp_size(n, rules)
+        _discards(C.parse_pile(hand["declarer_cards"], DECK, GAME.name), size, contract)
         if count.cards < size:
             warnings.append(line("The declarer's side always has the {size} cards of the Tapp or the discards; "
                                  "this pile has only {n}.", size=size, n=count.cards))
@@ -133,7 +172,7 @@ def _declared(players, hand, rules, contract) -> Result:
     won = points >= WIN
     loser = "opponents" if won else "declarer"
     loser_points = opponents if won else points
-    _check_no_tricks(no_tricks, loser, pts, n, rules)
+    _check_no_tricks(no_tricks, loser, pts, n, contract, rules)
     if won:
         explanation.append(line("{points} ≥ 58: the declarer's side wins.", points=points))
     else:
@@ -196,22 +235,57 @@ def _partner(value, players, declarer, contract):
     return None if partner == declarer else partner
 
 
-def _check_no_tricks(no_tricks, loser, pts, n, rules):
-    """Check that the side said to have taken no trick lost and holds only what it could without a trick."""
-    if no_tricks is None:
-        return
-    if no_tricks != loser:
+def _check_no_tricks(no_tricks, loser, pts, n, contract, rules):
+    """Check the points each side holds against the Tapp and the tricks it took (docs/rules.md §5 bounds)."""
+    if no_tricks is not None and no_tricks != loser:
         if no_tricks == "declarer":
             raise BadHand(line("The declarer took no trick, so they can't have won with {points} points.",
                                points=pts[no_tricks]))
         raise BadHand(line("The opponents took no trick, so they can't have won with {points} points.",
                            points=pts[no_tricks]))
-    if no_tricks == "opponents" and pts["opponents"] > FOOL_ALONE:
-        raise BadHand(line("Opponents without a trick hold at most the Fool's 5 points, not {points}.", points=pts['opponents']))
+    size, least = tapp_size(n, rules), trick_least(n)
+    declarer, opponents = pts["declarer"], pts["opponents"]
+    # troggu-visp-de.txt: "Der Punktwert der abgelegten Karten gehört dem Tappisten"; the soloist "kann den
+    # Punktwert des Tapps ... hinzuzählen": the Tapp's cards, 1 point or more each, are the declarer's side's.
+    if declarer < size:
+        raise BadHand(line("The declarer's side always has the {size} cards of the Tapp or the discards, so at least "
+                           "{size} points, not {points}.", size=size, points=declarer))
+    if no_tricks == "opponents":
+        if opponents not in NO_TRICK:
+            raise BadHand(line("Opponents without a trick hold nothing but perhaps the Fool's 5 points kept back "
+                               "(4 with its exchange point owed), not {points}.", points=opponents))
+    elif opponents < least:
+        if opponents in NO_TRICK:
+            raise BadHand(line("With {points} points the opponents took no trick (a trick holds at least {least} "
+                               "points): mark their Match.", points=opponents, least=least))
+        raise BadHand(line("The opponents can't have {points} points: without a trick they hold 0, or the Fool's 5 "
+                           "(4 with its exchange point owed), and with a trick at least {least}.",
+                           points=opponents, least=least))
     if no_tricks == "declarer":
-        size, most = tapp_range(n, rules)
-        if pts["declarer"] > most:
-            raise BadHand(line("Without a trick the declarer has only the Tapp's {size} cards, at most {most} points, not {points}.", size=size, most=most, points=pts['declarer']))
+        most = no_trick_most(n, contract, rules)
+        if declarer > most:
+            raise BadHand(line("Without a trick the declarer has only the Tapp's {size} cards and perhaps the Fool kept "
+                               "back, at most {most} points, not {points}.", size=size, most=most, points=declarer))
+    elif declarer < size + least:
+        raise BadHand(line("With {points} points the declarer's side took no trick (the {size} cards of the Tapp and "
+                           "a trick hold at least {more} points): mark that it took none.",
+                           points=declarer, size=size, more=size + least))
+
+
+def _discards(cards, size, contract):
+    """Refuse a Tappist's pile that took no trick (the discards, perhaps with the Fool kept back) but holds
+    a 5-point card the discard can't: troggu-visp-de.txt, "Es ist nicht erlaubt, 5-Punkte-Karten
+    abzulegen; einzige Ausnahme: alle vier Könige können zusammen abgelegt werden"."""
+    if contract != "normal" or not size <= len(cards) <= size + 1:
+        return  # a smaller pile is warned about; a trick adds at least n − 1 > 1 cards
+    barred = [c for c in cards if c in FIVES and c != C.FOOL]
+    kings = [c for c in barred if C.rank_of(c) == "K"]
+    if len(kings) == 4:
+        barred = [c for c in barred if c not in kings]
+    if barred:
+        raise BadHand(line("A pile of {n} cards took no trick: it is the Tappist's discards, which may hold no 5-point "
+                           "card but the four kings together, not {cards}.", n=len(cards), cards=", ".join(barred)),
+                      cards=barred)
 
 
 def _misere(players, hand, rules) -> Result:
@@ -242,10 +316,17 @@ def _misere(players, hand, rules) -> Result:
     total = sum(points.values())
     if total > TOTAL:
         raise BadHand(line("The players' points add up to {total}, more than the deck's 114.", total=total))
+    for p in players:
+        _misere_pile(p, points[p], n)
     # docs/rules.md §0.3, §5: the Tapp is unused, so the piles add up to 114 − the Tapp's points.
-    if not TOTAL - most <= total <= TOTAL - size:
+    fewest = size
+    if n in PARTNER_TABLE:
+        # the Fool and I (5 each) lie in the Tapp with size − 2 more cards: 10 + (size − 2) at least, and
+        # at most 10 + the richest size − 2 of the others, which is `most` again (they are 5-point cards too)
+        fewest = 2 * FOOL_ALONE + size - 2
+    if not TOTAL - most <= total <= TOTAL - fewest:
         warnings.append(line("The piles add up to {total}; with the {size} Tapp cards left out they should make "
-                             "between {low} and {high}.", total=total, size=size, low=TOTAL - most, high=TOTAL - size))
+                             "between {low} and {high}.", total=total, size=size, low=TOTAL - most, high=TOTAL - fewest))
     explanation.append(line("Misère: {listing}; the Tapp holds the other {tapp} of 114.",
                             listing=", ".join(f"{p} {points[p]}" for p in players), tapp=TOTAL - total))
 
@@ -288,6 +369,25 @@ def _misere(players, hand, rules) -> Result:
                                     names=names, top=top, k=len(rest),
                                     split=", ".join(f"{p} {signed(scores[p])}" for p in tied)))
     return Result(points, scores, tuple(explanation), tuple(warnings))
+
+
+def _misere_pile(player, points, n):
+    """Refuse a misère player's points that no pile gives: each plays for himself, so a player holds his
+    own tricks of n cards (n − 1 for the last one when the Fool was shown beside it, troggu-en.txt), or,
+    with no trick, nothing or the Fool kept back (docs/rules.md §5 bounds)."""
+    if n in PARTNER_TABLE:
+        # troggu-visp-de.txt: "Nur wenn Bättler und Bagatt im Tapp sind, wird ein Misere gespielt": no Fool
+        # in play, so every trick is n cards and a player holds 0 or at least n points
+        if 0 < points < n:
+            raise BadHand(line("{player} can't have {points} points: at {n} players a misère is played with the Fool "
+                               "in the Tapp, so every trick holds {n} cards and a player has 0 or at least {n} points.",
+                               player=player, points=points, n=n))
+        return
+    least = trick_least(n)
+    if points < least and points not in NO_TRICK:
+        raise BadHand(line("{player} can't have {points} points: without a trick a player holds 0, or the Fool's 5 "
+                           "kept back (4 with its exchange point owed), and with a trick at least {least}.",
+                           player=player, points=points, least=least))
 
 
 def _per_player(value, players, field):
@@ -430,4 +530,5 @@ GAME = Game(
     stake_hint=N_("Each loser pays each winner the base stake (10 Rappen on the Visp sheet); doubled under 30 "
                   "points, tripled for a Match, doubled again for a solo."),
     shown_players=5, samples=SAMPLES, example=example,
+    rename=lambda f, old, new: renamed(f, old, new, names=("declarer", "partner"), keyed=("misere_points", "misere_cards")),
 )
