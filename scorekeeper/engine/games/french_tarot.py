@@ -19,7 +19,6 @@ DECK = C.DECK_78
 OUDLERS = frozenset({"T1", "T21", C.FOOL})
 TOTAL = 91
 THRESHOLDS = {0: 56, 1: 51, 2: 41, 3: 36}  # points the taker needs, by oudlers held
-OUDLER_VALUE = Fraction(9, 2)
 CHIEN = {3: 6, 4: 6, 5: 3}  # docs/rules.md §6 deal table
 TRICKS = {n: (len(C.DECK_78) - chien) // n for n, chien in CHIEN.items()}  # 24, 18, 15: one per card in a hand
 BASE = 25  # french-tarot-wikipedia.txt: "starts with a basic score of 25 points"
