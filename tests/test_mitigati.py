@@ -147,3 +147,20 @@ def test_a_hand_shows_25_cards_at_most():
     with pytest.raises(BadHand, match="26 cards, but a hand has only 25"):
         score({**EVEN, "declarations": {"Ada": shown}})
     assert score({**EVEN, "declarations": {"Ada": shown[1:]}}).scores["Ada"] > 0  # 25 cards: fine
+
+
+def test_two_players_may_each_show_ten_trumps():
+    # 10 + 10 of the 21 trumps: real cards give it (one of them holds I or XX, the 19 others are too few); the
+    # form fills each count with the plain trumps nobody else shows
+    rules = resolve_rules(mitigati.GAME, None)
+    players = ["Ada", "Bruno", "Cate"]
+    values = {"mode": "played", "pp": {"Ada": 43, "Bruno": 43, "Cate": 43},
+              "hon": {"Ada": ["T1"], "Bruno": [], "Cate": []}, "tr": {"Ada": 10, "Bruno": 10, "Cate": None}}
+    facts = mitigati.to_facts(values, players, rules)
+    assert not set(facts["declarations"]["Ada"]) & set(facts["declarations"]["Bruno"])
+    assert "T20" not in facts["declarations"]["Bruno"]  # the Angel is an honour, shown only when ticked
+    # Rufus: 1 point a trump from each player: Ada and Bruno +10 × 2 − 10 = +10 each, Cate −20
+    assert mitigati.score(players, facts, rules).scores == {"Ada": 10, "Bruno": 10, "Cate": -20}
+    too_many = {**values, "hon": {p: [] for p in players}}  # 20 plain trumps: the deck has 19 besides I and XX
+    with pytest.raises(DuplicateCard):
+        mitigati.score(players, mitigati.to_facts(too_many, players, rules), rules)

@@ -241,11 +241,18 @@ def to_facts(v: dict, players: list[str], rules: dict) -> dict:
     if v["mode"] == "bids":
         return {"bids": v["bid"]}
     declarations = {}
+    taken = {c for p in players for c in v["hon"][p]}  # a card is shown by one player only
     for p in players:
         shown, trumps = v["hon"][p], v["tr"][p] or 0
-        if trumps >= 10:  # the trumps themselves don't matter, only how many: the lowest not shown as honours
-            low = [f"T{n}" for n in range(2, 22) if f"T{n}" not in shown]
-            shown = shown + low[:max(0, trumps - sum(1 for c in shown if C.is_trump(c)))]
+        if trumps >= 10:  # the trumps themselves don't matter, only how many: the lowest nobody shows
+            need = max(0, trumps - sum(1 for c in shown if C.is_trump(c)))
+            plain = [f"T{n}" for n in range(2, 22) if f"T{n}" not in (rules["honour_trump"], *shown)]  # honours: ticked
+            free = [c for c in plain if c not in taken]
+            # two players may show 10 trumps each; more than the deck's 19 plain trumps (with I and the honour
+            # trump ticked) stays impossible: the trumps run short and the score refuses the card shown twice
+            low = (free + [c for c in plain if c not in free])[:need]
+            taken.update(low)
+            shown = shown + low
         if shown:
             declarations[p] = shown
     facts = {"points": v["pp"]}
