@@ -3,7 +3,7 @@
 May import SQLAlchemy, Alembic and Flask's app object (for the engine per app); never the web package.
 """
 from .db import init_app, is_key, make_engine, upgrade, writing  # noqa: F401
-from .hands import (add_hand, by_token, count_hands, create_table, delete_hand, edit_hand, get_hand,  # noqa: F401
+from .hands import (add_hand, by_token, change_table, count_hands, create_table, delete_hand, edit_hand, get_hand,  # noqa: F401
                     get_table, import_table, last_change, last_hand, list_hands, next_dealer, undo)
 from .links import find_link, new_scorer_link, share_links, table_version  # noqa: F401
 from .schema import (CREATOR, SCORER, VIEWER, Access, Change, Full, Hand, NotFound, Stale, TableInfo,  # noqa: F401

@@ -54,7 +54,7 @@ def _bump(conn, table_id: str) -> int:
 # ---- hands ----
 
 def _hand(row) -> Hand:
-    return Hand(row.id, row.number, row.facts, row.version, row.created_at, row.updated_at, row.dealer)
+    return Hand(row.id, row.number, row.facts, row.version, row.created_at, row.updated_at, row.dealer, row.setup)
 
 
 def list_hands(table_id: str) -> list[Hand]:
@@ -124,26 +124,47 @@ def add_hand(table_id: str, facts: dict, token: str | None = None, limit: int | 
             raise Full(limit)
         number = (conn.execute(select(func.max(hands.c.number)).where(hands.c.table_id == table_id)).scalar() or 0) + 1
         dealer = _next_dealer(conn, table_id)
+        setup = _setup(conn, table_id)  # what is in force now stays this hand's, whatever the table does later
         t = now()
         hand_id = conn.execute(insert(hands).values(table_id=table_id, number=number, facts=facts, version=1,
-                                                    created_at=t, updated_at=t, dealer=dealer)).inserted_primary_key[0]
+                                                    created_at=t, updated_at=t, dealer=dealer, setup=setup)
+                               ).inserted_primary_key[0]
         _log(conn, table_id, hand_id, "add", None, facts, token)
-        return Hand(hand_id, number, facts, 1, t, t, dealer)
+        return Hand(hand_id, number, facts, 1, t, t, dealer, setup)
     return _once(token, write)
 
 
-def next_dealer(players, first_dealer: int, last_dealer: str | None) -> str:
-    """Return who deals next: the player after the last hand's dealer, or the first dealer."""
+def next_dealer(players, first_dealer: int, last_dealer: str | None, seated_then=None) -> str:
+    """Return who deals next: the player after the last hand's dealer, or the first dealer.
+
+    If the last dealer has left, the deal goes to the next player after him, in the seating of his
+    hand (`seated_then`), who is still at the table.
+    """
+    players = list(players)
     if last_dealer in players:
-        return players[(list(players).index(last_dealer) + 1) % len(players)]
+        return players[(players.index(last_dealer) + 1) % len(players)]
+    then = list(seated_then or [])
+    if last_dealer in then:
+        ring = then[then.index(last_dealer) + 1:] + then[:then.index(last_dealer)]
+        for p in ring:
+            if p in players:
+                return p
     return players[first_dealer % len(players)]
 
 
 def _next_dealer(conn, table_id: str) -> str:
     table = conn.execute(select(tables.c.players, tables.c.first_dealer).where(tables.c.id == table_id)).first()
-    last = conn.execute(select(hands.c.dealer).where(hands.c.table_id == table_id, hands.c.facts.is_not(None))
-                        .order_by(hands.c.number.desc()).limit(1)).scalar()
-    return next_dealer(table.players, table.first_dealer, last)
+    last = conn.execute(select(hands.c.dealer, hands.c.setup).where(hands.c.table_id == table_id,
+                                                                    hands.c.facts.is_not(None))
+                        .order_by(hands.c.number.desc()).limit(1)).first()
+    if last is None:
+        return next_dealer(table.players, table.first_dealer, None)
+    return next_dealer(table.players, table.first_dealer, last.dealer, (last.setup or {}).get("players"))
+
+
+def _setup(conn, table_id: str) -> dict:
+    row = conn.execute(select(tables.c.players, tables.c.stake, tables.c.rules).where(tables.c.id == table_id)).first()
+    return {"players": list(row.players), "stake": row.stake, "rules": dict(row.rules)}
 
 
 def edit_hand(table_id: str, number: int, facts: dict | None, token: str | None = None,
@@ -162,7 +183,7 @@ def edit_hand(table_id: str, number: int, facts: dict | None, token: str | None 
         if moved != 1:
             raise Stale(_hand(row))
         _log(conn, table_id, row.id, "edit" if facts is not None else "delete", row.facts, facts, token)
-        return Hand(row.id, number, facts, row.version + 1, row.created_at, t, row.dealer)
+        return Hand(row.id, number, facts, row.version + 1, row.created_at, t, row.dealer, row.setup)
     return _once(token, write)
 
 
@@ -185,15 +206,17 @@ def last_change(table_id: str) -> Change | None:
 
 
 def _undoable(table_id):
-    return (select(changes.c.id, changes.c.kind, changes.c.before, changes.c.hand_id, changes.c.created_at,
-                   hands.c.number)
-            .join(hands, hands.c.id == changes.c.hand_id)
+    return (select(changes.c.id, changes.c.kind, changes.c.before, changes.c.after, changes.c.hand_id,
+                   changes.c.created_at, hands.c.number)
+            .outerjoin(hands, hands.c.id == changes.c.hand_id)
             .where(changes.c.table_id == table_id, changes.c.undone.is_(False), changes.c.kind != "undo")
             .order_by(changes.c.id.desc()).limit(1))
 
 
-def undo(table_id: str, token: str | None = None) -> Change | None:
-    """Revert the table's last change (an add, edit or delete) and return it; None if nothing to undo.
+def undo(table_id: str, token: str | None = None, rename=None) -> Change | None:
+    """Revert the table's last change (an add, edit, delete or a change of the table); None if nothing to undo.
+
+    `rename(facts, old, new)` is the game's, for taking back a change that renamed players.
 
     Once per token, like a save: the token is looked up after the table's row is locked, in the same
     transaction, so a double-tapped Undo (two posts at once) waits for the first and then answers with
@@ -209,10 +232,15 @@ def undo(table_id: str, token: str | None = None) -> Change | None:
         if row is None:
             return None
         _bump(conn, table_id)
+        conn.execute(update(changes).where(changes.c.id == row.id).values(undone=True))
+        if row.hand_id is None:  # a change of the table: its settings back, its renames reversed
+            _set_table(conn, table_id, row.before, {new: old for old, new in (row.after.get("renames") or {}).items()},
+                       rename)
+            _log(conn, table_id, None, "undo", row.after, row.before, token)
+            return Change(row.id, None, row.kind, row.created_at)
         hand = conn.execute(select(hands).where(hands.c.id == row.hand_id)).first()
         conn.execute(update(hands).where(hands.c.id == hand.id).values(
             facts=row.before, version=hand.version + 1, updated_at=now()))
-        conn.execute(update(changes).where(changes.c.id == row.id).values(undone=True))
         _log(conn, table_id, hand.id, "undo", hand.facts, row.before, token)
         return Change(row.id, row.number, row.kind, row.created_at)
 
@@ -232,7 +260,7 @@ def _change_by_token(conn, token: str | None) -> Change | None:
     if not is_key(token):
         return None
     row = conn.execute(select(changes.c.id, changes.c.kind, changes.c.created_at, hands.c.number)
-                       .join(hands, hands.c.id == changes.c.hand_id).where(changes.c.token == token)).first()
+                       .outerjoin(hands, hands.c.id == changes.c.hand_id).where(changes.c.token == token)).first()
     return Change(row.id, row.number, row.kind, row.created_at) if row is not None else None
 
 
@@ -246,5 +274,55 @@ def import_table(table: TableInfo, hand_list: list[Hand]) -> TableInfo:
                                            created_at=table.created_at))
         for h in hand_list:
             conn.execute(insert(hands).values(table_id=new_id, number=h.number, facts=h.facts, version=h.version,
-                                              created_at=h.created_at, updated_at=h.updated_at, dealer=h.dealer))
+                                              created_at=h.created_at, updated_at=h.updated_at, dealer=h.dealer,
+                                              setup=h.setup))
     return get_table(new_id)
+
+
+# ---- the table changes during the evening: who plays, the stake, the house rules ----
+
+def change_table(table_id: str, players: list[str], stake: int, rules: dict, renames: dict[str, str],
+                 rename, token: str | None = None) -> bool:
+    """Change the table from the next hand on (earlier hands keep their own setup); rename players everywhere.
+
+    `renames` maps old names to new ones: every hand, its setup and its dealer follow, through the
+    game's `rename(facts, old, new)`. Logged like a hand's change, so Undo takes it back. Return False
+    if this token was already used (a double tap: the first did it).
+    """
+    try:
+        with writing() as conn:
+            _bump(conn, table_id)
+            row = conn.execute(select(tables.c.players, tables.c.stake, tables.c.rules)
+                               .where(tables.c.id == table_id)).first()
+            before = {"players": list(row.players), "stake": row.stake, "rules": dict(row.rules)}
+            after = {"players": list(players), "stake": stake, "rules": dict(rules), "renames": dict(renames)}
+            _set_table(conn, table_id, after, renames, rename)
+            _log(conn, table_id, None, "table", before, after, token)
+        return True
+    except IntegrityError:
+        if not is_key(token):
+            raise
+        return False
+
+
+def _set_table(conn, table_id: str, settings: dict, renames: dict, rename) -> None:
+    """Write the table's settings and carry renames through every hand (facts, setup, dealer)."""
+    conn.execute(update(tables).where(tables.c.id == table_id).values(
+        players=list(settings["players"]), stake=settings["stake"], rules=dict(settings["rules"])))
+    if not renames:
+        return
+    # two steps through placeholders, so that swapping two names (A→B, B→A) works
+    steps = [{old: f"\x00{i}" for i, old in enumerate(renames)},
+             {f"\x00{i}": new for i, new in enumerate(renames.values())}]
+    for h in conn.execute(select(hands.c.id, hands.c.facts, hands.c.setup, hands.c.dealer, hands.c.version)
+                          .where(hands.c.table_id == table_id)).all():
+        facts, setup, dealer = h.facts, dict(h.setup or {}), h.dealer
+        for step in steps:
+            for old, new in step.items():
+                facts = rename(facts, old, new) if facts is not None else None
+                if setup.get("players"):
+                    setup["players"] = [new if p == old else p for p in setup["players"]]
+                dealer = new if dealer == old else dealer
+        if (facts, setup, dealer) != (h.facts, dict(h.setup or {}), h.dealer):
+            conn.execute(update(hands).where(hands.c.id == h.id).values(
+                facts=facts, setup=setup or None, dealer=dealer, version=h.version + 1, updated_at=now()))

@@ -32,6 +32,7 @@ hands = Table(
     Column("number", Integer, nullable=False),  # order of play; never reused, even after a delete
     Column("facts", JSON(none_as_null=True), nullable=True),  # the docs/api.md hand; NULL while deleted
     Column("dealer", String(64), nullable=True),  # who dealt it: a fact of the hand, set when it is added
+    Column("setup", JSON(none_as_null=True), nullable=True),  # {players, stake, rules} in force for this hand
     Column("version", Integer, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
@@ -42,7 +43,7 @@ changes = Table(
     "changes", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("table_id", String(64), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False, index=True),
-    Column("hand_id", Integer, ForeignKey("hands.id", ondelete="CASCADE"), nullable=False),
+    Column("hand_id", Integer, ForeignKey("hands.id", ondelete="CASCADE"), nullable=True),  # NULL: a change of the table itself
     Column("kind", String(8), nullable=False),  # add, edit, delete, undo
     Column("before", JSON(none_as_null=True), nullable=True),  # the hand's facts before the change (NULL: none/deleted)
     Column("after", JSON(none_as_null=True), nullable=True),
@@ -78,14 +79,15 @@ class Hand:
     created_at: datetime
     updated_at: datetime
     dealer: str | None = None  # who dealt this hand (None only for a hand imported without one)
+    setup: dict | None = None  # {players, stake, rules} in force when it was played (None: the table's)
 
 
 @dataclass(frozen=True)
 class Change:
-    """One entry of a table's change log."""
+    """One entry of a table's change log (a change of the table itself has no hand number)."""
 
     id: int
-    hand_number: int
+    hand_number: int | None
     kind: str
     created_at: datetime
 

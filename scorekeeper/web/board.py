@@ -1,7 +1,7 @@
 """The scoreboard: every stored hand re-scored by the engine, totals, dealers, money in words."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -11,6 +11,7 @@ from ..engine import settle
 from ..engine.errors import ScoreError
 from ..engine.games import Result, get_game, resolve_rules
 from ..engine.naming import say
+from .house_rules import in_words, option_title
 
 MINOR = {"CHF": "Rappen", "EUR": "cents"}
 
@@ -29,6 +30,8 @@ class Row:
     error: str | None = None
     after_units: dict = field(default_factory=dict)  # where everyone stands after this hand, as on a paper sheet
     after_money: dict = field(default_factory=dict)
+    players: tuple = ()  # who played it, in their seats
+    changes: list = field(default_factory=list)  # what changed at the table from this hand on, in words
 
 
 @dataclass
@@ -40,6 +43,9 @@ class Board:
     money: dict
     next_dealer: str
     games: list  # Troccas/1659: [(number, deals, {player: units}, complete)]
+    players: list = field(default_factory=list)  # everyone who played this evening: the table's, then who left
+    left: set = field(default_factory=set)  # who left the table (their balance is still settled)
+    pending: list = field(default_factory=list)  # changes of the table that apply from the next hand on
 
 
 def fmt_money(minor: int, currency: str, signed: bool = False, bare: bool = False) -> str:
@@ -69,29 +75,60 @@ def dealer(table, index: int) -> str:
     return table.players[(table.first_dealer + index) % len(table.players)]
 
 
+def played_under(table, hand):
+    """Return the table as it was when this hand was played: its players, stake and house rules then."""
+    setup = hand.setup or {}
+    if not setup:
+        return table
+    return replace(table, players=tuple(setup["players"]), stake=setup["stake"], rules=dict(setup["rules"]))
+
+
 def build(table, hands) -> Board:
-    """Score every live hand and sum the units and money per player."""
+    """Score every live hand under the setup it was played with, and sum the units and money per player."""
     game = get_game(table.game)
-    rows = []
+    everyone = list(table.players)
+    for h in hands:  # who left is still on the board, after the players at the table
+        everyone += [p for p in (h.setup or {}).get("players", ()) if p not in everyone]
+    rows, then = [], None
     for i, h in enumerate(hands):
+        under = played_under(table, h)
         # the dealer is a fact of the hand: deleting or editing another hand never changes it
-        row = Row(h, i + 1, h.dealer or dealer(table, i), summary(table, h.facts))
+        row = Row(h, i + 1, h.dealer or dealer(table, i), summary(under, h.facts), players=under.players)
+        row.changes = changes(then, under) if then is not None else []
         try:
-            result = score(table, h.facts)
+            result = score(under, h.facts)
         except ScoreError as e:
             row.error = e.render(_)
         else:
             row.scores = dict(result.scores)
-            row.payouts = settle.payouts(result.scores, table.stake)
+            row.payouts = settle.payouts(result.scores, under.stake)
             row.explanation = render_lines(result.explanation)
         before = rows[-1] if rows else None
-        row.after_units = {p: (before.after_units[p] if before else 0) + row.scores.get(p, 0) for p in table.players}
-        row.after_money = {p: (before.after_money[p] if before else 0) + row.payouts.get(p, 0) for p in table.players}
+        row.after_units = {p: (before.after_units[p] if before else 0) + row.scores.get(p, 0) for p in everyone}
+        row.after_money = {p: (before.after_money[p] if before else 0) + row.payouts.get(p, 0) for p in everyone}
         rows.append(row)
-    units = settle.totals(table.players, [r.scores for r in rows])
-    money = settle.totals(table.players, [r.payouts for r in rows])
-    after = store.next_dealer(table.players, table.first_dealer, rows[-1].dealer if rows else None)
-    return Board(table, game, rows, units, money, after, deal_games(table, rows))
+        then = under
+    units = settle.totals(everyone, [r.scores for r in rows])
+    money = settle.totals(everyone, [r.payouts for r in rows])
+    last = rows[-1] if rows else None
+    after = store.next_dealer(table.players, table.first_dealer, last.dealer if last else None,
+                              last.players if last else None)
+    return Board(table, game, rows, units, money, after, deal_games(table, rows), everyone,
+                 {p for p in everyone if p not in table.players}, changes(then, table) if then is not None else [])
+
+
+def changes(then, now) -> list[str]:
+    """Say what differs between two setups of the table: who joined or left, the stake, house rules."""
+    out = [_("%(name)s joins", name=p) for p in now.players if p not in then.players]
+    out += [_("%(name)s leaves", name=p) for p in then.players if p not in now.players]
+    if now.stake != then.stake:
+        out.append(_("stake %(money)s", money=fmt_money(now.stake, now.currency)))
+    game = get_game(now.game)
+    for name in game.options:
+        old, new = resolve_rules(game, then.rules)[name], resolve_rules(game, now.rules)[name]
+        if old != new:
+            out.append(_("%(rule)s: %(value)s", rule=option_title(name), value=in_words(new, game, name)))
+    return out
 
 
 def deal_games(table, rows) -> list:
@@ -102,7 +139,7 @@ def deal_games(table, rows) -> list:
     out = []
     for start in range(0, len(rows), size):
         chunk = rows[start:start + size]
-        out.append((start // size + 1, len(chunk), settle.totals(table.players, [r.scores for r in chunk]),
+        out.append((start // size + 1, len(chunk), settle.totals(list(chunk[-1].players), [r.scores for r in chunk]),
                     len(chunk) == size))
     return out
 

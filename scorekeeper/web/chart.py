@@ -18,7 +18,7 @@ def chart(board) -> dict | None:
     rows = [r for r in board.rows if not r.error]
     if len(rows) < 2:
         return None  # one hand is no story yet
-    players = list(board.table.players)
+    players = list(board.players)
     series = {p: [0] + [r.after_units[p] for r in rows] for p in players}
     values = [v for line in series.values() for v in line]
     low, high = min(values), max(values)

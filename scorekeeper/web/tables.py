@@ -18,6 +18,7 @@ from ..engine.games import all_games, get_game, resolve_rules
 from ..engine.text import signed
 from . import board, count_aid, hand_form, live
 from .chart import chart
+from .house_rules import option_title
 from .table_form import digits, new_token, table_form_class
 
 bp = Blueprint("tables", __name__)
@@ -42,7 +43,7 @@ def helpers():
     """Template helpers the table partials use, wherever they are rendered."""
     return {"new_token": new_token, "money": board.fmt_money, "signed": signed, "deck_for": deck_for,
             "hand_layout": hand_form.layout, "hand_errors": hand_form.errors, "count_tally": count_aid.tally,
-            "evening_chart": chart}
+            "evening_chart": chart, "house_rule_title": option_title}
 
 
 def deck_for(table) -> list[dict]:
@@ -189,6 +190,7 @@ def edit(table_id, number):
         hand = store.get_hand(table.id, number)
     except store.NotFound:
         live.hand_gone(number)
+    table = board.played_under(table, hand)  # an old hand is fixed with the players, stake and rules it had
     message = preview = engine_error = None
     aid = count_aid.Aid(count_aid.rows(game, table, request.form))
     if request.method == "GET":
@@ -237,7 +239,7 @@ def delete(table_id, number):
 @bp.post("/t/<table_id>/undo")
 def undo(table_id):
     table, game = load(table_id)
-    store.undo(table.id, request.form.get("token") or None)
+    store.undo(table.id, request.form.get("token") or None, rename=game.rename)
     return redirect(url_for("tables.show", table_id=table.id), 303)
 
 

@@ -71,6 +71,7 @@ class Game:
     samples_combine: bool = False  # the sample piles also make one real pile together
     example: Callable | None = None  # example(game) -> Example: the hand the rules page settles
     zero_sum: Callable[[dict, int], bool] = lambda rules, n: True  # must the scores sum to zero?
+    rename: Callable[[dict, str, str], dict] = lambda facts, old, new: renamed_everywhere(facts, old, new)
 
     def players_allowed(self, rules: dict) -> range:
         """Return the player counts this table's house rules allow."""
@@ -93,6 +94,38 @@ class Example:
 
 
 PLAYERS = ("Anna", "Beat", "Carla", "Dario", "Elsa", "Fritz", "Gret", "Hans")  # the examples' players
+
+
+def renamed(facts: dict, old: str, new: str, names=(), keyed=(), lists=()) -> dict:
+    """Return a copy of a hand's facts with player `old` called `new` (a rename: every past hand follows).
+
+    `names` are fields that hold one name, `keyed` objects keyed by player, `lists` lists of names
+    (or of lists of names, as Troccas's teams).
+    """
+    out = dict(facts)
+    for f in names:
+        if out.get(f) == old:
+            out[f] = new
+    for f in keyed:
+        if isinstance(out.get(f), dict):
+            out[f] = {new if k == old else k: v for k, v in out[f].items()}
+    for f in lists:
+        if isinstance(out.get(f), list):
+            out[f] = _swap(out[f], old, new)
+    return out
+
+
+def _swap(items: list, old: str, new: str) -> list:
+    return [_swap(i, old, new) if isinstance(i, list) else new if i == old else i for i in items]
+
+
+def renamed_everywhere(value, old: str, new: str):
+    """Rename a player in any value: every equal string and object key (for a game that declares nothing)."""
+    if isinstance(value, dict):
+        return {(new if k == old else k): renamed_everywhere(v, old, new) for k, v in value.items()}
+    if isinstance(value, list):
+        return [renamed_everywhere(v, old, new) for v in value]
+    return new if value == old else value
 
 
 def resolve_rules(game: Game, overrides: dict | None) -> dict:

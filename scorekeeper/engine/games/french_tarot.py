@@ -11,6 +11,7 @@ from .. import cards as C
 from ..errors import BadHand, BadRequest
 from ..naming import Naming
 from ..text import N_, fmt_points, line, signed
+from . import renamed
 from ..entry import ALONE, Count, Entry, Group, Number, PerSeat, Pick, Ticks, seats
 from . import PLAYERS, Example, Game, Option, Result, resolve_rules, check_players, hand_fields, one_of, pile_of, seat
 
@@ -680,9 +681,19 @@ def zero_sum(rules: dict, n_players: int) -> bool:
     return not (rules["misere"] and n_players in (3, 5))
 
 
+def rename(facts: dict, old: str, new: str) -> dict:
+    """Return the facts with a player renamed: taker, partner, misère declarers, poignées' players."""
+    out = renamed(facts, old, new, names=("taker", "partner"), lists=("misere",))
+    if isinstance(out.get("poignees"), list):
+        out["poignees"] = [{**pg, "player": new} if isinstance(pg, dict) and pg.get("player") == old else pg
+                           for pg in out["poignees"]]
+    return out
+
+
 GAME = Game(
     id="french_tarot", name=N_("French Tarot"), min_players=3, max_players=5, deck=DECK, counting="halves",
     values=values, total=TOTAL, options=OPTIONS, two_sided=True, oudlers=OUDLERS, pile_warnings=pile_warnings,
     score=score, entry=entry, to_facts=to_facts, from_facts=from_facts, summary=summary, naming=NAMING,
     zero_sum=zero_sum, shown_players=4, samples=SAMPLES, example=example,
+    rename=rename,
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
 from ..text import N_, line
+from . import renamed
 from . import Example, Game, Option, Result, check_players, hand_fields, resolve_rules, seat
 from ..entry import Entry, Group, Number, PerSeat, Pick, Ticks
 from ..naming import ITALIAN, card_name
@@ -289,4 +290,5 @@ GAME = Game(
     id="mitigati", name=N_("Mitigati"), min_players=3, max_players=3, deck=DECK, counting="sum",
     values=values, total=TOTAL, options=OPTIONS, score=score, entry=entry, to_facts=to_facts,
     from_facts=from_facts, summary=summary, naming=ITALIAN, zero_sum=zero_sum, samples=SAMPLES, example=example,
+    rename=lambda f, old, new: renamed(f, old, new, keyed=("points", "cards", "declarations", "bids")),
 )

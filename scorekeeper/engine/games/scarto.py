@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..text import N_, line
+from . import renamed
 from . import Example, Game, Option, Result, check_players, hand_fields
 from ..naming import ITALIAN
 from .piles import (baseline_example, baseline_scores, fool_kept, piles_entry, piles_from_facts, piles_summary,
@@ -76,4 +77,5 @@ GAME = Game(
     naming=ITALIAN, samples=SAMPLES, example=example,
     # docs/rules.md §2: exchanged French-style the Matto leaves the deck at 77
     zero_sum=lambda rules, n: rules["fool_exchange"] != "french",
+    rename=lambda f, old, new: renamed(f, old, new, keyed=("points", "cards")),
 )

@@ -5,6 +5,7 @@ from .. import cards as C
 from ..errors import BadHand
 from ..naming import GENERIC_SUITS, ITALIAN_MARKS, Naming
 from ..text import N_, line
+from . import renamed
 from . import Example, Game, Option, Result, check_players, hand_fields
 from .piles import baseline_example, piles_entry, piles_from_facts, piles_summary, piles_to_facts
 from .piles import baseline_scores, read_piles
@@ -88,4 +89,5 @@ GAME = Game(
     samples_combine=True, example=example,
     # docs/rules.md §4: a Fool kept by its owner makes the deck count 79
     zero_sum=lambda rules, n: rules["unexchanged_fool"] != "owner",
+    rename=lambda f, old, new: renamed(f, old, new, keyed=("points", "cards")),
 )

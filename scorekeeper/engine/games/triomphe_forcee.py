@@ -5,6 +5,7 @@ from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
 from ..naming import GENERIC_SUITS, ITALIAN_MARKS, Naming
 from ..text import N_, line
+from . import renamed
 from . import Game, Option, Result, check_players, hand_fields, seat
 from dataclasses import replace
 
@@ -227,4 +228,5 @@ GAME = Game(
     counting="tricks", values=values, options=OPTIONS, unit="ante", score=score, entry=entry, to_facts=to_facts,
     from_facts=from_facts, summary=summary, naming=naming, unit_label=N_("Antes"), shown_players=5,
     example=example,
+    rename=lambda f, old, new: renamed(f, old, new, names=("la_mort",), keyed=("declarations",), lists=("tricks",)),
 )

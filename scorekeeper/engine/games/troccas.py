@@ -6,6 +6,7 @@ from ..errors import BadHand, BadRequest
 from ..naming import ITALIAN_MARKS, Naming
 from ..text import N_, line
 from ..entry import Count, Entry, EntryError, Group, Number, Pick, seats
+from . import renamed
 from . import PLAYERS, Example, Game, Option, Result, check_players, hand_fields, one_of, pile_of, seat, whole_points
 from ..text import signed
 
@@ -191,4 +192,5 @@ GAME = Game(
     group_size=4, values=values, total=TOTAL, options=OPTIONS, two_sided=True, pile_warnings=pile_warnings,
     score=score, entry=entry, to_facts=to_facts, from_facts=from_facts, summary=summary, naming=NAMING,
     deals_per_game=4, deals_label=N_("4 deals"), samples=SAMPLES, samples_combine=True, example=example,
+    rename=lambda f, old, new: renamed(f, old, new, names=("side",), lists=("teams",)),
 )

@@ -6,6 +6,7 @@ from ..errors import BadHand, BadRequest, DuplicateCard
 from ..naming import ITALIAN_MARKS, Naming
 from ..text import N_, line, signed
 from ..entry import ALONE, Count, Entry, EntryError, Group, Number, PerSeat, Pick, seats
+from . import renamed
 from . import PLAYERS, Example, Game, Option, Result, resolve_rules, check_players, count_pile, hand_fields, one_of, pile_of, seat, whole_points
 
 DECK = C.DECK_62
@@ -529,4 +530,5 @@ GAME = Game(
     stake_hint=N_("Each loser pays each winner the base stake (10 Rappen on the Visp sheet); doubled under 30 "
                   "points, tripled for a Match, doubled again for a solo."),
     shown_players=5, samples=SAMPLES, example=example,
+    rename=lambda f, old, new: renamed(f, old, new, names=("declarer", "partner"), keyed=("misere_points", "misere_cards")),
 )

@@ -1,0 +1,102 @@
+"""Change the table during the evening: rename a player, a player joins or leaves, the stake or a house rule.
+
+Every change applies from the next hand on: each hand keeps the players, stake and house rules it was
+played with (store: hands.setup), so old totals never move. A rename follows into every past hand.
+The change is logged like a hand's, so Undo takes it back, and every watching phone sees it.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from wtforms import Form
+
+from .. import store
+from ..engine.games import resolve_rules
+from .bounds import MAX_NAME, invisible
+from .table_form import money_minor, new_token, rule_field, rule_value
+from .tables import load
+
+bp = Blueprint("setup", __name__)
+
+
+def rules_form(game, rules: dict, formdata=None):
+    """Return a form of the game's house rules, at the table's current values."""
+    cls = type("RulesForm", (Form,), {"rule_" + name: rule_field(opt, game, name) for name, opt in game.options.items()})
+    form = cls(formdata=formdata) if formdata is not None else cls()
+    if formdata is None:
+        for name, value in resolve_rules(game, rules).items():
+            field = form["rule_" + name]
+            field.data = value if isinstance(value, bool) else ", ".join(map(str, value)) if isinstance(value, list) \
+                else str(value)
+    return form
+
+
+@bp.route("/t/<table_id>/setup", methods=["GET", "POST"])
+def change(table_id):
+    table, game = load(table_id)
+    errors, values = {}, {}
+    allowed = game.players_allowed(resolve_rules(game, table.rules))
+    fixed = allowed.start == allowed.stop - 1
+    if request.method == "GET":
+        values = {f"name{i}": p for i, p in enumerate(table.players)}
+        values["stake"] = f"{table.stake // 100}.{table.stake % 100:02d}"
+        form = rules_form(game, table.rules)
+    else:
+        values = request.form.to_dict()
+        form = rules_form(game, table.rules, request.form)
+        settings = check(game, table, values, form, errors, fixed)
+        if settings is not None:
+            players, stake, rules, renames = settings
+            store.change_table(table.id, players, stake, rules, renames, game.rename, request.form.get("token"))
+            return redirect(url_for("tables.show", table_id=table.id), 303)
+    return render_template("table_setup.html", table=table, game=game, values=values, errors=errors,
+                           rules=form, fixed=fixed, token=new_token(), max_name=MAX_NAME)
+
+
+def check(game, table, values: dict, form, errors: dict, fixed: bool):
+    """Return (players, stake, rules, renames) from the posted change, or None with messages at the fields."""
+    staying, renames = [], {}
+    for i, old in enumerate(table.players):
+        name = " ".join((values.get(f"name{i}") or "").split())
+        if values.get(f"leaves{i}"):
+            continue
+        if not name:
+            errors[f"name{i}"] = _("Write a name, or tick “leaves” if %(name)s leaves the table.", name=old)
+        elif len(name) > MAX_NAME or invisible(name):
+            errors[f"name{i}"] = _("A name has at most %(n)s characters, and no invisible ones.", n=MAX_NAME)
+        elif name != old:
+            renames[old] = name
+        staying.append(name or old)
+    joining = " ".join((values.get("join") or "").split())
+    if joining:
+        if len(joining) > MAX_NAME or invisible(joining):
+            errors["join"] = _("A name has at most %(n)s characters, and no invisible ones.", n=MAX_NAME)
+        staying.append(joining)
+    seen = set()
+    for i, name in enumerate(staying):
+        if name.casefold() in seen:
+            errors["join" if joining and i == len(staying) - 1 else f"name{i}"] = \
+                _("Two players can't have the same name.")
+        seen.add(name.casefold())
+    try:
+        stake = money_minor(values.get("stake") or "")
+    except ValueError as e:
+        errors["stake"] = str(e)
+        stake = table.stake
+    rules = {}
+    for name, opt in game.options.items():
+        try:
+            rules[name] = rule_value(opt, form["rule_" + name].data)
+        except ValueError as e:
+            errors["rule_" + name] = str(e)
+    if not errors:
+        allowed = game.players_allowed(rules)
+        if len(staying) not in allowed:
+            low, high = allowed.start, allowed.stop - 1
+            errors["players"] = (_("%(game)s is played by exactly %(n)s players: nobody can join or leave.",
+                                   game=_(game.name), n=low) if fixed else
+                                 _("%(game)s is played by %(low)s to %(high)s players; this would leave %(n)s.",
+                                   game=_(game.name), low=low, high=high, n=len(staying)))
+    if errors:
+        return None
+    return staying, stake, rules, renames

@@ -1,0 +1,125 @@
+"""The evening as it really goes (issue 9): players come and go, the stake changes, a name is corrected.
+
+Each hand keeps the players, stake and house rules it was played with, so old totals never move.
+"""
+import re
+
+import pytest
+
+TROGGU = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Dumeng",
+          "first_dealer": "0", "stake": "0.10", "currency": "CHF", "rule_min_players": "3",
+          "rule_match_with_tapp_points": "y", "rule_misere_tie": "each_top_pays", "rule_tapp_4p": "10"}
+RULES = {"rule_min_players": "3", "rule_match_with_tapp_points": "y", "rule_misere_tie": "each_top_pays",
+         "rule_tapp_4p": "10"}
+
+
+def open_table(client):
+    r = client.post("/tables/new/troggu", data=TROGGU)
+    assert r.status_code == 303
+    return r.headers["Location"]
+
+
+def hand(client, url, declarer, points, n):
+    r = client.post(url + "/hands", data={"contract": "normal", "declarer": declarer, "side": "declarer",
+                                          "points": str(points), "no_tricks": "", "token": f"h{n}",
+                                          "action": "save"})
+    assert r.status_code == 303, r.get_data(as_text=True)
+
+
+def change(client, url, names, stake="0.10", leaves=(), join="", token="c"):
+    data = {**RULES, "stake": stake, "join": join, "token": token}
+    data.update({f"name{i}": n for i, n in enumerate(names)})
+    data.update({f"leaves{i}": "y" for i in leaves})
+    return client.post(url + "/setup", data=data)
+
+
+def totals(page):
+    rows = re.findall(r'<tr[^>]*><th scope="row">(\w+)[^<]*(?:<[^>]+>[^<]*)*?</th>\s*<td class="n">([^<]+)</td>\s*'
+                      r'<td class="n[^"]*">([^<]+)</td>', page)
+    return {name: (units, money) for name, units, money in rows}
+
+
+def test_a_troggu_evening_with_a_late_arrival_an_early_leaver_a_stake_change_and_a_corrected_name(client):
+    url = open_table(client)
+    # 63 ≥ 58 wins; opponents 51 ≥ 30: each opponent pays 1 unit (docs/rules.md §5)
+    for n, who in enumerate(["Anna", "Ben", "Cla"], 1):
+        hand(client, url, who, 63, n)
+    assert change(client, url, ["Anna", "Ben", "Cla", "Dumeng"], join="Eva", token="c1").status_code == 303
+    hand(client, url, "Dumeng", 63, 4)
+    hand(client, url, "Eva", 63, 5)
+    assert change(client, url, ["Anna", "Ben", "Cla", "Dumeng", "Eva"], stake="0.20", token="c2").status_code == 303
+    hand(client, url, "Anna", 63, 6)
+    hand(client, url, "Ben", 40, 7)  # 40 < 57 loses; 40 ≥ 30 single: Ben pays each of 4 one unit
+    assert change(client, url, ["Anna", "Ben", "Cla", "Dumeng", "Eva"], stake="0.20", leaves=[1],
+                  token="c3").status_code == 303
+    hand(client, url, "Cla", 63, 8)
+    assert change(client, url, ["Anna", "Cla", "Duri", "Eva"], stake="0.20", token="c4").status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    # units, hand by hand (A B C D E): +3−1−1−1 | −1+3−1−1 | −1−1+3−1 | −1−1−1+4−1 | −1−1−1−1+4 |
+    # +4−1−1−1−1 | +1−4+1+1+1 | −1 · +3 −1 −1  →  A +3, B −6, C +2, D −1, E +2
+    # money: the units × 10 Rappen for hands 1–5, × 20 for 6–8:
+    # A 30−10−10−10−10+80+20−20 = 70; B −10+30−10−10−10−20−80 = −110; C −10−10+30−10−10−20+20+60 = 50;
+    # D −10−10−10+40−10−20+20−20 = −20; E −10+40−20+20−20 = 10 (they sum to 0)
+    assert totals(page) == {"Anna": ("+3", "+CHF 0.70"), "Cla": ("+2", "+CHF 0.50"), "Duri": ("−1", "−CHF 0.20"),
+                            "Eva": ("+2", "+CHF 0.10"), "Ben": ("−6", "−CHF 1.10")}
+    assert "Dumeng" not in page  # the corrected name in every past hand
+    assert "From this hand: Eva joins" in page and "From this hand: stake 20 Rappen" in page
+    assert "From this hand: Ben leaves" in page
+    # dealers: Anna, Ben, Cla; Eva sits last: Duri, Eva, Anna, Ben; Ben left: after him, Cla; next Duri
+    dealt = re.findall(r'<span class="muted">(\w+) dealt</span>', page)[::-1]
+    assert dealt == ["Anna", "Ben", "Cla", "Duri", "Eva", "Anna", "Ben", "Cla"] and "Duri deals" in page
+    settle = client.get(url + "/settle").get_data(as_text=True)
+    assert "Ben" in settle and "1.10" in settle  # the leaver's balance is settled too
+
+
+def test_old_hands_keep_their_totals_whatever_the_table_becomes(client):
+    url = open_table(client)
+    hand(client, url, "Anna", 63, 1)
+    before = totals(client.get(url).get_data(as_text=True))
+    change(client, url, ["Anna", "Ben", "Cla", "Dumeng"], stake="0.50", join="Eva", token="k1")
+    assert totals(client.get(url).get_data(as_text=True)) == {**before, "Eva": ("0", "0")}
+    change(client, url, ["Anna", "Ben", "Cla", "Dumeng", "Eva"], stake="0.50", leaves=[3], token="k2")
+    page = client.get(url).get_data(as_text=True)
+    assert totals(page)["Dumeng"] == before["Dumeng"]  # who left keeps the balance to settle
+    r = client.post(url + "/setup", data={**RULES, "name0": "Anna", "name1": "Ben", "name2": "Cla", "name3": "Eva",
+                                          "stake": "0.50", "rule_min_players": "4", "leaves1": "y", "token": "k3"})
+    assert r.status_code == 200 and "played by 4 to 8 players; this would leave 3" in r.get_data(as_text=True)
+
+
+def test_a_change_is_undone_like_a_hand(client):
+    url = open_table(client)
+    hand(client, url, "Anna", 63, 1)
+    change(client, url, ["Annette", "Ben", "Cla", "Dumeng"], stake="0.30", token="u1")
+    page = client.get(url).get_data(as_text=True)
+    assert "Annette" in page and "Undo: the change of the table" in page
+    client.post(url + "/undo", data={"token": "u2"})
+    page = client.get(url).get_data(as_text=True)
+    assert "Annette" not in page and "Anna: Normal, 63 points" in page
+    assert "From hand 2" not in page  # the stake is back too: nothing pending
+
+
+@pytest.mark.parametrize("names,extra,message", [
+    (["", "Ben", "Cla", "Dumeng"], {}, "Write a name, or tick"),
+    (["Anna", "Anna", "Cla", "Dumeng"], {}, "Two players can&#39;t have the same name."),
+    (["Anna", "Ben", "Cla", "Dumeng"], {"join": "ben"}, "Two players can&#39;t have the same name."),
+    (["A" * 41, "Ben", "Cla", "Dumeng"], {}, "at most 40 characters"),
+    (["An\u200bna", "Ben", "Cla", "Dumeng"], {}, "no invisible ones"),
+    (["Anna", "Ben", "Cla", "Dumeng"], {"stake": "zero"}, "Write an amount such as 0.10."),
+    (["Anna", "Ben", "Cla", "Dumeng"], {"rule_tapp_4p": "7"}, "Choose one of the offered values."),
+])
+def test_bad_changes_are_refused_at_their_field_and_nothing_changes(client, names, extra, message):
+    url = open_table(client)
+    data = {**RULES, "stake": "0.10", "token": "b"}
+    data.update({f"name{i}": n for i, n in enumerate(names)})
+    data.update(extra)
+    r = client.post(url + "/setup", data=data)
+    assert r.status_code == 200 and message in r.get_data(as_text=True).replace("'", "&#39;")
+    assert "Undo: the change" not in client.get(url).get_data(as_text=True)
+
+
+def test_a_fixed_size_game_says_why_nobody_can_join(client):
+    r = client.post("/tables/new/troccas", data={"players-0": "Anna", "players-1": "Ben", "players-2": "Cla",
+                                                  "players-3": "Zoë", "first_dealer": "0", "stake": "0.05",
+                                                  "currency": "CHF", "rule_all_tricks_take_scart": "y"})
+    page = client.get(r.headers["Location"] + "/setup").get_data(as_text=True)
+    assert "fixed number of players" in page and 'name="join"' not in page
