@@ -123,3 +123,35 @@ def test_a_fixed_size_game_says_why_nobody_can_join(client):
                                                   "currency": "CHF", "rule_all_tricks_take_scart": "y"})
     page = client.get(r.headers["Location"] + "/setup").get_data(as_text=True)
     assert "fixed number of players" in page and 'name="join"' not in page
+
+
+def test_export_and_import_keep_the_evening_exactly(client):
+    url = open_table(client)
+    hand(client, url, "Anna", 63, 1)
+    change(client, url, ["Anna", "Ben", "Cla", "Dumeng"], stake="0.20", join="Eva", token="x1")
+    hand(client, url, "Eva", 63, 2)
+    change(client, url, ["Anna", "Ben", "Cla", "Dumeng", "Eva"], stake="0.20", leaves=[0], token="x2")
+    hand(client, url, "Ben", 63, 3)
+    before = totals(client.get(url).get_data(as_text=True))
+    exported = client.get(url + "/export.json").get_data()
+    r = client.post("/tables/import", data={"file": (__import__("io").BytesIO(exported), "t.json")})
+    assert r.status_code == 303
+    again = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert totals(again) == before and "Anna" in totals(again)  # who left is there, with her balance
+    csv = client.get(url + "/export.csv").get_data(as_text=True)
+    assert "Eva joins; stake 20 Rappen" in csv and "Anna leaves" in csv
+
+
+def test_every_game_renames_a_player_in_its_facts_and_back():
+    """A rename reaches every place a game keeps a name, and taking it back gives the same facts."""
+    from scorekeeper.engine.games import all_games, resolve_rules
+    for game in all_games().values():
+        ex = game.example(game)
+        rules = resolve_rules(game, None)
+        before = game.score(list(ex.players), ex.hand, rules).scores
+        for old in ex.players:
+            facts = game.rename(ex.hand, old, "Zed")
+            seated = ["Zed" if p == old else p for p in ex.players]
+            after = game.score(seated, facts, rules).scores  # the engine finds the new name everywhere
+            assert after == {("Zed" if p == old else p): s for p, s in before.items()}, (game.id, old)
+            assert game.rename(facts, "Zed", old) == ex.hand

@@ -33,7 +33,8 @@ def table_json(table, hands) -> dict:
         "currency": table.currency, "first_dealer": table.first_dealer, "version": table.version,
         "created_at": table.created_at.isoformat(),
         "hands": [{"number": h.number, "version": h.version, "created_at": h.created_at.isoformat(),
-                   "updated_at": h.updated_at.isoformat(), "dealer": h.dealer, "hand": h.facts} for h in hands],
+                   "updated_at": h.updated_at.isoformat(), "dealer": h.dealer, "setup": h.setup, "hand": h.facts}
+                  for h in hands],
         "totals": {"units": b.units, "money": b.money},
     }
 
@@ -52,16 +53,17 @@ def csv_file(table_id):
     b = board.build(table, store.list_hands(table.id))
     out = io.StringIO()
     w = csv.writer(out)
-    players = list(table.players)
+    players = list(b.players)  # who left the table is still in the export, after the others
     # Every cell that holds text (names, the sentences) goes through _text; the numbers the app computes
     # (hand numbers, units, money such as -0.90) don't, so a spreadsheet still reads them as numbers.
-    w.writerow([_text(_("Hand")), _text(_("Dealer")), _text(_("What"))]
+    w.writerow([_text(_("Hand")), _text(_("Dealer")), _text(_("What")), _text(_("Changes"))]
                + [_text(f"{p} ({_('units')})") for p in players]
                + [_text(f"{p} ({table.currency})") for p in players])
     for r in b.rows:
-        w.writerow([r.index, _text(r.dealer), _text(r.summary)] + [r.scores.get(p, "") for p in players]
+        w.writerow([r.index, _text(r.dealer), _text(r.summary), _text("; ".join(r.changes))]
+                   + [r.scores.get(p, "") for p in players]
                    + [_decimal(r.payouts[p]) if p in r.payouts else "" for p in players])
-    w.writerow([_text(_("Total")), "", ""] + [b.units[p] for p in players] + [_decimal(b.money[p]) for p in players])
+    w.writerow([_text(_("Total")), "", "", ""] + [b.units[p] for p in players] + [_decimal(b.money[p]) for p in players])
     return Response(out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="table-{table.game}.csv"'})
 
@@ -143,19 +145,42 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
                 or not _small(item.get("version")) or not isinstance(item.get("hand"), dict):
             raise BadImport(_("A hand in the file is not valid."))
         numbers.add(item["number"])
+        setup = hand_setup(game, item.get("setup"), item["number"])
+        under = table if setup is None else replace(table, players=tuple(setup["players"]), stake=setup["stake"],
+                                                    rules=setup["rules"])
         try:
-            board.score(table, item["hand"])
+            board.score(under, item["hand"])
         except ScoreError as e:
             raise BadImport(_("Hand %(n)s: %(message)s", n=item["number"], message=e.render(_))) from None
-        dealer = item.get("dealer") if item.get("dealer") in players else None
+        dealer = item.get("dealer") if item.get("dealer") in under.players else None
         hands.append(store.Hand(0, item["number"], item["hand"], item["version"], _when(item.get("created_at")),
-                                _when(item.get("updated_at")), dealer))
+                                _when(item.get("updated_at")), dealer, setup))
     # a file from before dealers were stored: each hand's dealer follows the rotation, as it was shown
     dealt, last = [], None
     for h in sorted(hands, key=lambda h: h.number):
-        last = h.dealer or store.next_dealer(players, dealer_seat, last)
+        seated = (h.setup or {}).get("players") or players
+        last = h.dealer or store.next_dealer(seated, dealer_seat, last)
         dealt.append(replace(h, dealer=last))
     return table, dealt
+
+
+def hand_setup(game, setup, number) -> dict | None:
+    """Check the players, stake and house rules a hand was played with (None in a file from before)."""
+    if setup is None:
+        return None
+    try:
+        if not isinstance(setup, dict) or not isinstance(setup.get("rules"), dict):
+            raise BadImport("")
+        rules = resolve_rules(game, setup["rules"])
+        players = check_players(game, setup.get("players"), low=game.players_allowed(rules).start)
+        stake = setup.get("stake")
+        if type(stake) is not int or not 0 < stake <= 1_000_000 or any(len(p) > bounds.MAX_NAME or bounds.invisible(p)
+                                                                       for p in players):
+            raise BadImport("")
+    except (ScoreError, BadImport):
+        raise BadImport(_("Hand %(n)s: the players, stake or house rules it was played with are not valid.",
+                          n=number)) from None
+    return {"players": list(players), "stake": stake, "rules": setup["rules"]}
 
 
 @bp.route("/tables/import", methods=["GET", "POST"])
