@@ -53,7 +53,7 @@ def retry_after() -> int | None:
     current = limiter.current_limit if limiter is not None else None
     if current is None:
         return None
-    return max(1, math.ceil(current.reset_at - time.time()))
+    return min(max(1, math.ceil(current.reset_at - time.time())), current.limit.get_expiry())
 
 
 def in_words(limit) -> str:
