@@ -56,14 +56,13 @@ def csv_file(table_id):
     players = list(b.players)  # who left the table is still in the export, after the others
     # Every cell that holds text (names, the sentences) goes through _text; the numbers the app computes
     # (hand numbers, units, money such as -0.90) don't, so a spreadsheet still reads them as numbers.
-    w.writerow([_text(_("Hand")), _text(_("Dealer")), _text(_("What")), _text(_("Changes"))]
+    w.writerow([_text(_("Hand")), _text(_("Dealer")), _text(_("What"))]
                + [_text(f"{p} ({_('units')})") for p in players]
-               + [_text(f"{p} ({table.currency})") for p in players])
+               + [_text(f"{p} ({table.currency})") for p in players] + [_text(_("Changes"))])
     for r in b.rows:
-        w.writerow([r.index, _text(r.dealer), _text(r.summary), _text("; ".join(r.changes))]
-                   + [r.scores.get(p, "") for p in players]
-                   + [_decimal(r.payouts[p]) if p in r.payouts else "" for p in players])
-    w.writerow([_text(_("Total")), "", "", ""] + [b.units[p] for p in players] + [_decimal(b.money[p]) for p in players])
+        w.writerow([r.index, _text(r.dealer), _text(r.summary)] + [r.scores.get(p, "") for p in players]
+                   + [_decimal(r.payouts[p]) if p in r.payouts else "" for p in players] + [_text("; ".join(r.changes))])
+    w.writerow([_text(_("Total")), "", ""] + [b.units[p] for p in players] + [_decimal(b.money[p]) for p in players])
     return Response(out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="table-{table.game}.csv"'})
 
