@@ -34,6 +34,7 @@ def change(client, url, names, stake="0.10", leaves=(), join="", token="c"):
 
 
 def totals(page):
+    page = re.search(r'<section id="totals".*?</section>', page, re.S).group(0)
     rows = re.findall(r'<tr[^>]*><th scope="row">(\w+)[^<]*(?:<[^>]+>[^<]*)*?</th>\s*<td class="n">([^<]+)</td>\s*'
                       r'<td class="n[^"]*">([^<]+)</td>', page)
     return {name: (units, money) for name, units, money in rows}
@@ -155,3 +156,30 @@ def test_every_game_renames_a_player_in_its_facts_and_back():
             after = game.score(seated, facts, rules).scores  # the engine finds the new name everywhere
             assert after == {("Zed" if p == old else p): s for p, s in before.items()}, (game.id, old)
             assert game.rename(facts, "Zed", old) == ex.hand
+
+
+FRENCH = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Dumeng", "first_dealer": "0",
+          "stake": "0.01", "currency": "EUR", "rule_poignee_bonus": "20, 30, 40",
+          "rule_poignee_thresholds_5p": "8, 10, 13", "rule_garde_contre_multiplier": "6",
+          "rule_excuse_last_trick": "trick_winner", "rule_defence_chelem_bonus": "200", "rule_prise_allowed": "y",
+          "rule_half_points": "fft"}
+
+
+def test_the_evening_in_numbers(client):
+    url = client.post("/tables/new/french_tarot", data=FRENCH).headers["Location"]
+    for n, (taker, contract, points) in enumerate([("Anna", "garde", 53), ("Ben", "prise", 35),
+                                                   ("Anna", "garde", 41)]):
+        r = client.post(url + "/hands", data={"taker": taker, "contract": contract, "side": "attack",
+                                              "points": str(points), "oudlers": "2", "token": f"n{n}",
+                                              "action": "save"})
+        assert r.status_code == 303, r.get_data(as_text=True)
+    page = client.get(url).get_data(as_text=True)
+    numbers = re.search(r'<details id="numbers".*?</details>', page, re.S).group(0)
+    # docs/rules.md §6, 2 oudlers need 41: Anna garde 53: (25 + 12) × 2 = 74 from each, +222;
+    # Ben prise 35: lost by 6, −(25 + 6) = −31 to each, −93; Anna garde 41: made by 0, 25 × 2 = 50, +150
+    anna = re.search(r'<tr><th scope="row">Anna</th>(.*?)</tr>', numbers, re.S).group(1)
+    # 3 hands, took on 2, won 2, best +222, worst +31 (a defender when Ben lost), biggest win 222 cents
+    assert re.findall(r'<td class="n">([^<]*)</td>', anna) == ["3", "2", "2", "+222", "+31", "EUR 2.22"]
+    assert "Garde: taken 2, made 2" in numbers and "Prise: taken 1, made 0" in numbers
+    data = client.get(url + "/export.json").get_json()
+    assert {"contract": "Garde", "taken": 2, "made": 2} in data["numbers"]["contracts"]

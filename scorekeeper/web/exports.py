@@ -12,7 +12,7 @@ from flask_babel import format_number
 from flask_babel import gettext as _
 
 from .. import store
-from . import board, bounds
+from . import board, bounds, stats
 from ..engine.errors import ScoreError
 from ..engine.games import all_games, check_players, resolve_rules
 from ..engine.settle import COINS
@@ -36,6 +36,7 @@ def table_json(table, hands) -> dict:
                    "updated_at": h.updated_at.isoformat(), "dealer": h.dealer, "setup": h.setup, "hand": h.facts}
                   for h in hands],
         "totals": {"units": b.units, "money": b.money},
+        "numbers": stats.as_json(stats.numbers(b)),  # for reading; re-derived, never imported
     }
 
 

@@ -18,6 +18,7 @@ from ..engine.games import all_games, get_game, resolve_rules
 from ..engine.text import signed
 from . import board, count_aid, hand_form, live
 from .chart import chart
+from .stats import numbers
 from .house_rules import option_title
 from .table_form import digits, new_token, table_form_class
 
@@ -43,7 +44,7 @@ def helpers():
     """Template helpers the table partials use, wherever they are rendered."""
     return {"new_token": new_token, "money": board.fmt_money, "signed": signed, "deck_for": deck_for,
             "hand_layout": hand_form.layout, "hand_errors": hand_form.errors, "count_tally": count_aid.tally,
-            "evening_chart": chart, "house_rule_title": option_title}
+            "evening_chart": chart, "house_rule_title": option_title, "evening_numbers": numbers}
 
 
 def deck_for(table) -> list[dict]:

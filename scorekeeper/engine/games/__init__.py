@@ -72,6 +72,8 @@ class Game:
     example: Callable | None = None  # example(game) -> Example: the hand the rules page settles
     zero_sum: Callable[[dict, int], bool] = lambda rules, n: True  # must the scores sum to zero?
     rename: Callable[[dict, str, str], dict] = lambda facts, old, new: renamed_everywhere(facts, old, new)
+    declarer: Callable[[dict], str | None] = lambda facts: None  # who took the hand on, where someone does
+    contract: Callable[[dict], object] = lambda facts: None  # what was declared, in words (a Line), for the stats
 
     def players_allowed(self, rules: dict) -> range:
         """Return the player counts this table's house rules allow."""

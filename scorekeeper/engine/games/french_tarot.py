@@ -696,4 +696,5 @@ GAME = Game(
     score=score, entry=entry, to_facts=to_facts, from_facts=from_facts, summary=summary, naming=NAMING,
     zero_sum=zero_sum, shown_players=4, samples=SAMPLES, example=example,
     rename=rename,
+    declarer=lambda f: f.get("taker"), contract=lambda f: CONTRACT_WORDS.get(f.get("contract")),
 )

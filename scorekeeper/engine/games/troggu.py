@@ -531,4 +531,6 @@ GAME = Game(
                   "points, tripled for a Match, doubled again for a solo."),
     shown_players=5, samples=SAMPLES, example=example,
     rename=lambda f, old, new: renamed(f, old, new, names=("declarer", "partner"), keyed=("misere_points", "misere_cards")),
+    declarer=lambda f: f.get("declarer") if f.get("contract") != "misere" else None,
+    contract=lambda f: CONTRACT_WORDS.get(f.get("contract")),
 )
