@@ -2,7 +2,7 @@
 import importlib
 import sys
 
-MODULES = ["bench.counting", "bench.tables", "bench.live", "bench.taps", "bench.bad_input"]
+MODULES = ["bench.counting", "bench.tables", "bench.live", "bench.taps", "bench.bad_input", "bench.evening"]
 
 
 def main() -> int:
