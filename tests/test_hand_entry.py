@@ -105,3 +105,22 @@ def test_running_totals_and_the_chart_tell_the_evening(client):
     assert chart.count("<polyline") == 4 and "<script" not in chart
     assert "After 3 hands: Anna +12, Ben −12, Cla +12, Zoë −12." in chart  # the story in words
     assert "#chart" in re.search(r'hx-select-oob="([^"]+)"', page).group(1)  # watchers get it too
+
+
+def test_counting_group_by_group_in_the_table(client):
+    """Tap a group, add it, tap the next: the groups make the pile that Save counts (docs/rules.md §1)."""
+    url = open_table(client, "troccas", TROCCAS)
+    base = {"partner": "Cla", "count_of": "first"}
+    page = client.post(url + "/hands", data={**base, "card": ["SW-K", "BA-K", "T5", "T6"], "action": "group"},
+                       headers={"HX-Request": "true", "HX-Target": "hand-form"}).get_data(as_text=True)
+    # one group of four: 5 + 5 + 1 + 1 = 12 − 3 = 9
+    assert 'name="group" value="SW-K BA-K T5 T6"' in page and "<strong>9</strong>" in page
+    assert not re.search(r'name="card" value="SW-K"[^>]*checked', page)  # the group's cards are taken out
+    too_many = client.post(url + "/hands", data={**base, "group": "SW-K BA-K T5 T6",
+                                                 "card": ["T7", "T8", "T9", "T10", "T11"], "action": "group"})
+    assert "A group has at most 4 cards; you ticked 5." in too_many.get_data(as_text=True)
+    # Save: the group and the last tapped cards are one pile of 8: 2 groups of 4, 16 − 6 = 10
+    r = client.post(url + "/hands", data={**base, "group": "SW-K BA-K T5 T6", "card": ["T7", "T8", "T9", "T10"],
+                                          "token": "g1", "action": "save"})
+    assert r.status_code == 303
+    assert "10 points" in client.get(url).get_data(as_text=True)

@@ -77,3 +77,17 @@ def test_deleting_hand_2_of_5_keeps_every_dealer(page, live_server):
     expect(page.locator(".hand-list > li")).to_have_count(4, timeout=WAIT)
     expect(dealt).to_have_text(["Anna dealt", "Zoë dealt", "Cla dealt", "Anna dealt"], timeout=WAIT)
     expect(page.locator("#hand-title")).to_contain_text("Ben deals")  # after hand 5's dealer, Anna
+
+
+def test_group_by_group_in_the_table(page, live_server):
+    open_table(page, live_server, "troccas", ["Anna", "Ben", "Cla", "Zoë"])
+    page.get_by_text("Count the cards instead").click()
+    page.locator("details.tap-cards > summary").click()
+    for card in ("SW-K", "BA-K", "T5", "T6"):
+        page.locator(f"label.card:has(input[value='{card}'])").click()
+    page.get_by_role("button", name="Add as a group").click()
+    # 5 + 5 + 1 + 1 = 12, less 3 for a group of four: 9 (docs/rules.md §1)
+    expect(page.locator(".group-list li")).to_have_count(1, timeout=WAIT)
+    expect(page.locator(".group-list")).to_be_in_viewport()  # the count stays open after the swap
+    expect(page.locator(".group-list li strong")).to_have_text("9")
+    page.screenshot(path="/tmp/table-groups.png")

@@ -22,11 +22,64 @@ SEGMENTED = 6  # a class of at most this many cards gets one button per count (o
 
 @dataclass
 class Aid:
-    """What the counting aid shows: its classes, the messages at them, and the last count."""
+    """What the counting aid shows: its classes, the messages at them, the groups so far, the last count."""
 
     rows: list
     errors: dict = field(default_factory=dict)
     count: object = None
+    groups: list = field(default_factory=list)  # [(cards, points)] added one group at a time
+    ticked: list = field(default_factory=list)  # the cards tapped and not yet in a group
+    group_size: int | None = None  # cards in one group, where the game counts in groups (pairs: 2)
+
+
+def start(game, table, formdata) -> Aid:
+    """Return the counting aid for a form: its classes, and the groups and taps posted with it."""
+    rules = resolve_rules(game, table.rules)
+    aid = Aid(rows(game, table, formdata), group_size=group_size(game))
+    groups = [g.split() for g in formdata.getlist("group") if g.split()]
+    try:
+        for g in groups:
+            parse_pile(g, game.deck, game.name)
+        parse_pile([c for g in groups for c in g], game.deck, game.name)  # no card in two groups
+    except ScoreError:
+        groups = []  # tampered groups are dropped, never half-counted
+    aid.groups = [(g, count_pile(game, g, rules).points) for g in groups]
+    grouped = {c for g in groups for c in g}
+    aid.ticked = [c for c in dict.fromkeys(formdata.getlist("card")) if c not in grouped]
+    return aid
+
+
+def group_size(game) -> int | None:
+    """Return how many cards players count at once: the game's groups, or pairs for halves."""
+    if game.counting == "groups":
+        return game.group_size
+    if game.counting == "halves":
+        return 2  # french-tarot-wikipedia.txt: "Cards are paired"
+    return None
+
+
+def add_group(form, game, table, aid: Aid, remove: str = "") -> None:
+    """Add the tapped cards as one group (or take group `remove` out); a message at the count if not."""
+    rules = resolve_rules(game, table.rules)
+    if remove:
+        i = int(remove) if remove.isascii() and remove.isdigit() and len(remove) < 4 else -1
+        if 0 <= i < len(aid.groups):
+            del aid.groups[i]
+        return
+    if not aid.ticked:
+        hand_form.fail(form.count_of, _("Tick the cards of the group first."))
+        return
+    if aid.group_size and len(aid.ticked) > aid.group_size:
+        hand_form.fail(form.count_of, _("A group has at most %(n)d cards; you ticked %(m)d.", n=aid.group_size,
+                                        m=len(aid.ticked)))
+        return
+    try:
+        cards = parse_pile(aid.ticked, game.deck, game.name)
+    except ScoreError as e:
+        hand_form.fail(form.count_of, e.render(_))
+        return
+    aid.groups.append((cards, count_pile(game, cards, rules).points))
+    aid.ticked = []
 
 
 def rows(game, table, formdata) -> list[dict]:
@@ -39,8 +92,9 @@ def rows(game, table, formdata) -> list[dict]:
 
 
 def wanted(formdata) -> bool:
-    """Say whether anything was given to count: a tapped card or a class count."""
-    return bool(formdata.getlist("card")) or any((formdata.get("c_" + c) or "").strip() for c in CLASSES)
+    """Say whether anything was given to count: a tapped card, a group or a class count."""
+    return bool(formdata.getlist("card") or formdata.getlist("group")) or \
+        any((formdata.get("c_" + c) or "").strip() for c in CLASSES)
 
 
 def default_target(form) -> str | None:
@@ -66,7 +120,7 @@ def count(form, game, table, formdata, aid: Aid) -> bool:
             aid.errors[c] = _("Write a whole number from 0 to %(max)s.", max=sizes[c])
         else:
             counts[c] = int(text)
-    ticked = formdata.getlist("card")
+    ticked = [c for g, _points in aid.groups for c in g] + aid.ticked  # groups and taps are one pile
     if ticked and counts:
         hand_form.fail(form.count_of, _("Count either by tapping the cards or by class, not both: clear one."))
         return False

@@ -93,7 +93,7 @@ def page(table, game, hands, form, status=200, message=None, preview=None, engin
     return render_template("table.html", table=table, game=game, form=form, b=b,
                            last=store.last_change(table.id), message=message, preview=preview,
                            engine_error=engine_error, said=said(b),
-                           aid=aid or count_aid.Aid(count_aid.rows(game, table, request.form))), status
+                           aid=aid or count_aid.start(game, table, request.form)), status
 
 
 def said(b) -> str | None:
@@ -141,10 +141,13 @@ def form_only():
 def add(table_id):
     table, game = load(table_id)
     form = hand_form.posted_form(game, table, request.form)
-    aid = count_aid.Aid(count_aid.rows(game, table, request.form))
+    aid = count_aid.start(game, table, request.form)
     preview = engine_error = None
-    if request.form.get("action") == "count":
+    action = request.form.get("action", "")
+    if action == "count":
         preview = counted(form, game, table, aid)
+    elif action == "group" or action.startswith("ungroup:"):
+        count_aid.add_group(form, game, table, aid, remove=action.partition(":")[2])
     elif count_aid.before_save(form, game, table, request.form, aid):
         facts, engine_error = check_hand(form, table)
         if facts is not None:
@@ -168,7 +171,7 @@ def preview(table_id):
     """Preview the hand as Save would record it (a count given with empty points is counted first)."""
     table, game = load(table_id)
     form = hand_form.posted_form(game, table, request.form)
-    aid = count_aid.Aid([])
+    aid = count_aid.start(game, table, request.form)
     facts = hand_form.read(form) if count_aid.before_save(form, game, table, request.form, aid) else None
     return render_template("_preview.html", preview=board.preview(table, facts) if facts is not None else None,
                            tally=count_aid.tally(aid))
@@ -193,15 +196,18 @@ def edit(table_id, number):
         live.hand_gone(number)
     table = board.played_under(table, hand)  # an old hand is fixed with the players, stake and rules it had
     message = preview = engine_error = None
-    aid = count_aid.Aid(count_aid.rows(game, table, request.form))
+    aid = count_aid.start(game, table, request.form)
     if request.method == "GET":
         form = hand_form.edit_form(game, table, hand.facts)
         form.token.data, form.version.data = new_token(), str(hand.version)
         preview = board.preview(table, hand.facts)
     else:
         form = hand_form.posted_form(game, table, request.form)
-        if request.form.get("action") == "count":
+        action = request.form.get("action", "")
+        if action == "count":
             preview = counted(form, game, table, aid)
+        elif action == "group" or action.startswith("ungroup:"):
+            count_aid.add_group(form, game, table, aid, remove=action.partition(":")[2])
         elif count_aid.before_save(form, game, table, request.form, aid):
             facts, engine_error = check_hand(form, table)
             version = digits(form.version.data)
