@@ -27,7 +27,8 @@ def hand(client, url, declarer, points, n):
 
 
 def change(client, url, names, stake="0.10", leaves=(), join="", token="c"):
-    data = {**RULES, "stake": stake, "join": join, "token": token}
+    version = re.search(r'name="version" value="(\d+)"', client.get(url + "/setup").get_data(as_text=True)).group(1)
+    data = {**RULES, "stake": stake, "join": join, "token": token, "version": version}
     data.update({f"name{i}": n for i, n in enumerate(names)})
     data.update({f"leaves{i}": "y" for i in leaves})
     return client.post(url + "/setup", data=data)
@@ -83,7 +84,9 @@ def test_old_hands_keep_their_totals_whatever_the_table_becomes(client):
     page = client.get(url).get_data(as_text=True)
     assert totals(page)["Dumeng"] == before["Dumeng"]  # who left keeps the balance to settle
     r = client.post(url + "/setup", data={**RULES, "name0": "Anna", "name1": "Ben", "name2": "Cla", "name3": "Eva",
-                                          "stake": "0.50", "rule_min_players": "4", "leaves1": "y", "token": "k3"})
+                                          "stake": "0.50", "rule_min_players": "4", "leaves1": "y", "token": "k3",
+                                          "version": re.search(r'name="version" value="(\d+)"', client.get(
+                                              url + "/setup").get_data(as_text=True)).group(1)})
     assert r.status_code == 200 and "played by 4 to 8 players; this would leave 3" in r.get_data(as_text=True)
 
 
@@ -110,7 +113,7 @@ def test_a_change_is_undone_like_a_hand(client):
 ])
 def test_bad_changes_are_refused_at_their_field_and_nothing_changes(client, names, extra, message):
     url = open_table(client)
-    data = {**RULES, "stake": "0.10", "token": "b"}
+    data = {**RULES, "stake": "0.10", "token": "b", "version": "0"}
     data.update({f"name{i}": n for i, n in enumerate(names)})
     data.update(extra)
     r = client.post(url + "/setup", data=data)
@@ -183,3 +186,16 @@ def test_the_evening_in_numbers(client):
     assert "Garde: taken 2, made 2" in numbers and "Prise: taken 1, made 0" in numbers
     data = client.get(url + "/export.json").get_json()
     assert {"contract": "Garde", "taken": 2, "made": 2} in data["numbers"]["contracts"]
+
+
+def test_two_scorers_changing_the_table_at_once(client):
+    """The second change, made on a form opened before the first, is refused with a message: nothing half-applied."""
+    url = open_table(client)
+    stale = re.search(r'name="version" value="(\d+)"', client.get(url + "/setup").get_data(as_text=True)).group(1)
+    change(client, url, ["Anna", "Ben", "Cla", "Dumeng"], stake="0.20", token="s1")
+    r = client.post(url + "/setup", data={**RULES, "name0": "Anna", "name1": "Ben", "name2": "Cla", "name3": "Dumeng",
+                                          "stake": "0.10", "join": "Eva", "token": "s2", "version": stale})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and "changed on another phone meanwhile" in page
+    assert 'name="stake" value="0.20"' in page  # the form shows the table as it is now
+    assert "Eva" not in client.get(url).get_data(as_text=True)

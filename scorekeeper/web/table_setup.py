@@ -13,7 +13,7 @@ from wtforms import Form
 from .. import store
 from ..engine.games import resolve_rules
 from .bounds import MAX_NAME, invisible
-from .table_form import money_minor, new_token, rule_field, rule_value
+from .table_form import digits, money_minor, new_token, rule_field, rule_value
 from .tables import load
 
 bp = Blueprint("setup", __name__)
@@ -38,6 +38,13 @@ def change(table_id):
     allowed = game.players_allowed(resolve_rules(game, table.rules))
     fixed = allowed.start == allowed.stop - 1
     if request.method == "GET":
+        values = {f"name{i}": p for i, p in enumerate(table.players)}
+        values["stake"] = f"{table.stake // 100}.{table.stake % 100:02d}"
+        form = rules_form(game, table.rules)
+    elif digits(request.form.get("version")) != table.version:
+        # another phone changed the table (or saved a hand) since this form was opened: nothing half-applied
+        errors["players"] = _("The table was changed on another phone meanwhile. Here it is as it is now: "
+                              "make your change again.")
         values = {f"name{i}": p for i, p in enumerate(table.players)}
         values["stake"] = f"{table.stake // 100}.{table.stake % 100:02d}"
         form = rules_form(game, table.rules)
