@@ -1,7 +1,9 @@
 """The scoreboard: every stored hand re-scored by the engine, totals, dealers, money in words."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -36,6 +38,8 @@ class Row:
 
 @dataclass
 class Board:
+    """A table's scoreboard: every hand's result, the totals, who deals next."""
+
     table: object
     game: object
     rows: list  # oldest first
@@ -46,6 +50,11 @@ class Board:
     players: list = field(default_factory=list)  # everyone who played this evening: the table's, then who left
     left: set = field(default_factory=set)  # who left the table (their balance is still settled)
     pending: list = field(default_factory=list)  # changes of the table that apply from the next hand on
+
+    def page(self, size: int, before: int | None = None) -> list:
+        """Return the rows a history page shows: `size` hands, newest first, ending before position `before`."""
+        end = len(self.rows) if before is None else max(0, min(before, len(self.rows)))
+        return self.rows[max(0, end - size):end][::-1]
 
 
 def fmt_money(minor: int, currency: str, signed: bool = False, bare: bool = False) -> str:
@@ -65,9 +74,19 @@ def render_lines(lines) -> list[str]:
 
 
 def score(table, facts: dict) -> Result:
-    """Score one hand's facts with the engine (raises ScoreError with the engine's sentence)."""
-    game = get_game(table.game)
-    return game.score(list(table.players), facts, resolve_rules(game, table.rules))
+    """Score one hand's facts with the engine (raises ScoreError with the engine's sentence).
+
+    The result depends on nothing but the game, the players, the facts and the house rules, so it is
+    cached by them (content-addressed: an edited hand or changed rules are a new key, never a stale one).
+    """
+    return _scored(table.game, tuple(table.players), json.dumps(facts, sort_keys=True),
+                   json.dumps(table.rules, sort_keys=True))
+
+
+@lru_cache(maxsize=20_000)
+def _scored(game_id: str, players: tuple, facts: str, rules: str) -> Result:
+    game = get_game(game_id)
+    return game.score(list(players), json.loads(facts), resolve_rules(game, json.loads(rules)))
 
 
 def dealer(table, index: int) -> str:
@@ -83,8 +102,13 @@ def played_under(table, hand):
     return replace(table, players=tuple(setup["players"]), stake=setup["stake"], rules=dict(setup["rules"]))
 
 
-def build(table, hands) -> Board:
-    """Score every live hand under the setup it was played with, and sum the units and money per player."""
+def build(table, hands, worded: range | None = None, explain: bool = True) -> Board:
+    """Score every live hand under the setup it was played with, and sum the units and money per player.
+
+    Only the hands at the positions in `worded` (all if None) get their sentences (the summary, and
+    the working if `explain`): what a page shows is what is built. Totals and running totals always
+    cover every hand.
+    """
     game = get_game(table.game)
     everyone = list(table.players)
     for h in hands:  # who left is still on the board, after the players at the table
@@ -93,8 +117,11 @@ def build(table, hands) -> Board:
     for i, h in enumerate(hands):
         under = played_under(table, h)
         # the dealer is a fact of the hand: deleting or editing another hand never changes it
-        row = Row(h, i + 1, h.dealer or dealer(table, i), summary(under, h.facts), players=under.players)
-        row.changes = changes(then, under) if then is not None else []
+        words = worded is None or i in worded
+        row = Row(h, i + 1, h.dealer or dealer(table, i), summary(under, h.facts) if words else "",
+                  players=under.players)
+        if then is not None and (then.players, then.stake, then.rules) != (under.players, under.stake, under.rules):
+            row.changes = changes(then, under)
         try:
             result = score(under, h.facts)
         except ScoreError as e:
@@ -102,7 +129,7 @@ def build(table, hands) -> Board:
         else:
             row.scores = dict(result.scores)
             row.payouts = settle.payouts(result.scores, under.stake)
-            row.explanation = render_lines(result.explanation)
+            row.explanation = render_lines(result.explanation) if words and explain else []
         before = rows[-1] if rows else None
         row.after_units = {p: (before.after_units[p] if before else 0) + row.scores.get(p, 0) for p in everyone}
         row.after_money = {p: (before.after_money[p] if before else 0) + row.payouts.get(p, 0) for p in everyone}
@@ -114,7 +141,9 @@ def build(table, hands) -> Board:
     after = store.next_dealer(table.players, table.first_dealer, last.dealer if last else None,
                               last.players if last else None)
     return Board(table, game, rows, units, money, after, deal_games(table, rows), everyone,
-                 {p for p in everyone if p not in table.players}, changes(then, table) if then is not None else [])
+                 {p for p in everyone if p not in table.players},
+                 changes(then, table) if then is not None and (then.players, then.stake, then.rules) !=
+                 (table.players, table.stake, table.rules) else [])
 
 
 def changes(then, now) -> list[str]:
@@ -184,3 +213,11 @@ def preview(table, facts: dict) -> dict:
 def summary(table, facts: dict) -> str:
     """Say in a few words what was declared: who, which contract, the points."""
     return say(get_game(table.game).summary(facts or {}), _)
+
+
+PAGE = 20  # hands on the table page; older ones are a tap away, a page at a time
+
+
+def latest(n_hands: int, size: int = PAGE) -> range:
+    """Return the positions of the newest `size` hands: the ones the table page words."""
+    return range(max(0, n_hands - size), n_hands)

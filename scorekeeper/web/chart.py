@@ -28,8 +28,13 @@ def chart(board) -> dict | None:
     def y(v) -> int:
         return round(PAD + (high - v) * (HEIGHT - 2 * PAD) / span)
 
+    # at most one point per pixel: a long evening's chart costs no more than a 180-hand one
+    every = max(1, len(rows) // 180)
+    ks = list(range(0, len(rows) + 1, every))
+    if ks[-1] != len(rows):
+        ks.append(len(rows))
     lines = [{"player": p, "colour": i % 10,
-              "points": " ".join(f"{round(PAD + k * step)},{y(v)}" for k, v in enumerate(series[p]))}
+              "points": " ".join(f"{round(PAD + k * step)},{y(series[p][k])}" for k in ks)}
              for i, p in enumerate(players)]
     words = _("After %(n)s hands: %(standings)s. Highest: %(high)s; lowest: %(low)s.", n=len(rows),
               standings=", ".join(f"{p} {signed(series[p][-1])}" for p in players),

@@ -26,7 +26,7 @@ bp = Blueprint("exports", __name__)
 
 def table_json(table, hands) -> dict:
     """Describe a table and its hands; totals are included for reading, re-derived on import."""
-    b = board.build(table, hands)
+    b = board.build(table, hands, range(0))  # the totals and numbers; no sentences
     return {
         "format": FORMAT, "format_version": 1,
         "game": table.game, "players": list(table.players), "rules": table.rules, "stake": table.stake,
@@ -51,7 +51,7 @@ def json_file(table_id):
 @bp.get("/t/<table_id>/export.csv", endpoint="csv")
 def csv_file(table_id):
     table, _game = load(table_id)
-    b = board.build(table, store.list_hands(table.id))
+    b = board.build(table, store.list_hands(table.id), explain=False)  # the summaries, not the working
     out = io.StringIO()
     w = csv.writer(out)
     players = list(b.players)  # who left the table is still in the export, after the others

@@ -23,7 +23,7 @@ from ..engine.games import get_game
 bp = Blueprint("live", __name__)
 
 POLL = "every 2s"  # a change shows on every phone within one poll, well inside the issue's 3 seconds
-VIEWER_OK = {"live.view", "live.board", "live.share", "tables.settle_up", "exports.csv",
+VIEWER_OK = {"live.view", "live.board", "live.share", "tables.settle_up", "tables.history", "exports.csv",
              "exports.json"}
 CREATOR_ONLY = {"live.rotate"}
 LOOPBACK = ("127.", "localhost", "[::1]", "::1")
@@ -141,7 +141,8 @@ def load(table_id):
 
 def scoreboard(table) -> dict:
     """Return what the scoreboard partials (_totals, _hands) need to render the table."""
-    return dict(table=table, game=get_game(table.game), b=board.build(table, store.list_hands(table.id)))
+    hands = store.list_hands(table.id)
+    return dict(table=table, game=get_game(table.game), b=board.build(table, hands, board.latest(len(hands))))
 
 
 def etag(version: int) -> str:

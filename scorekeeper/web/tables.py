@@ -44,7 +44,8 @@ def helpers():
     """Template helpers the table partials use, wherever they are rendered."""
     return {"new_token": new_token, "money": board.fmt_money, "signed": signed, "deck_for": deck_for,
             "hand_layout": hand_form.layout, "hand_errors": hand_form.errors, "count_tally": count_aid.tally,
-            "evening_chart": chart, "house_rule_title": option_title, "evening_numbers": numbers}
+            "evening_chart": chart, "house_rule_title": option_title, "evening_numbers": numbers,
+            "page_size": board.PAGE}
 
 
 def deck_for(table) -> list[dict]:
@@ -89,7 +90,7 @@ def last_facts(hands) -> dict | None:
 
 def page(table, game, hands, form, status=200, message=None, preview=None, engine_error=None, aid=None):
     """Render the table page: the new-hand form above the scoreboard."""
-    b = board.build(table, hands)
+    b = board.build(table, hands, board.latest(len(hands)))
     return render_template("table.html", table=table, game=game, form=form, b=b,
                            last=store.last_change(table.id), message=message, preview=preview,
                            engine_error=engine_error, said=said(b),
@@ -253,8 +254,22 @@ def undo(table_id):
 @bp.get("/t/<table_id>/settle")
 def settle_up(table_id):
     table, game = load(table_id)
-    b = board.build(table, store.list_hands(table.id))
+    b = board.build(table, store.list_hands(table.id), range(0))  # no sentences: settling shows none
     result = settle.settle(b.money, table.currency)
     return render_template("table_settle.html", table=table, game=game, b=b, s=result, bank=settle.BANK,
                            coin=settle.COINS.get(table.currency, 1))
 
+
+
+HISTORY_PAGE = 50
+
+
+@bp.get("/t/<table_id>/history")
+def history(table_id):
+    """Show older hands, a page at a time, newest first, ending before position `before`."""
+    table, game = load(table_id)
+    hands = store.list_hands(table.id)
+    before = digits(request.args.get("before"))
+    end = len(hands) if before is None else min(before, len(hands))
+    b = board.build(table, hands, range(max(0, end - HISTORY_PAGE), end))
+    return render_template("table_history.html", table=table, game=game, b=b, rows=b.page(HISTORY_PAGE, end))

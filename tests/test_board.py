@@ -1,0 +1,41 @@
+"""The scoreboard stays exact at any length: totals from the cache equal totals worked out afresh from the
+facts, and a long table's page shows the latest hands with the older ones a tap away."""
+import re
+
+from scorekeeper import store
+from scorekeeper.engine.games import get_game, resolve_rules
+from scorekeeper.web import board
+
+HAND = {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna"}
+
+
+def test_cached_scores_equal_scores_worked_out_afresh(app):
+    with app.app_context():
+        table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
+        for i in range(30):
+            store.add_hand(table.id, {**HAND, "points": (i * 11) % 73}, f"c{i}")
+        store.edit_hand(table.id, 7, {**HAND, "points": 70}, "e7")  # an edit is a new key, never a stale one
+        hands = store.list_hands(table.id)
+        with app.test_request_context():
+            b = board.build(table, hands)
+        game = get_game("troccas")
+        fresh = {p: 0 for p in table.players}
+        for h in hands:  # the engine directly, no cache
+            for p, s in game.score(list(table.players), h.facts, resolve_rules(game, table.rules)).scores.items():
+                fresh[p] += s
+        assert b.units == fresh
+        assert b.rows[-1].after_units == fresh  # the running total after the last hand is the total
+
+
+def test_a_long_table_shows_the_latest_hands_and_pages_the_rest(client, app):
+    with app.app_context():
+        table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
+        for i in range(45):
+            store.add_hand(table.id, {**HAND, "points": 40}, f"p{i}")
+    page = client.get(f"/t/{table.id}").get_data(as_text=True)
+    shown = re.findall(r'<li id="hand-(\d+)" class="hand">', page)
+    assert shown == [str(n) for n in range(45, 25, -1)]  # the newest 20, newest first
+    assert "+180" in page  # 45 hands × (40 − 36) = +180 for Anna: the totals cover every hand
+    older = re.search(r'href="([^"]*/history\?before=25)"', page).group(1)
+    history = client.get(older).get_data(as_text=True)
+    assert re.findall(r'<li id="hand-(\d+)" class="hand">', history) == [str(n) for n in range(25, 0, -1)]
