@@ -202,21 +202,21 @@ def form_rules(game):
 
 def deck_sections(game, rules) -> list[dict]:
     """Split the deck into trumps (with the Fool) and the four suits, each card with its label."""
-    n = naming(game, rules)
+    n, values = naming(game, rules), game.values(rules)  # the value table once, not once per card
     trumps = [c for c in game.deck if C.suit_of(c) is None]
-    out = [dict(key="trumps", title=None, cards=[card_tile(game, c, rules) for c in trumps])]
+    out = [dict(key="trumps", title=None, cards=[card_tile(game, c, rules, values) for c in trumps])]
     for suit in C.SUITS:
         cards = [c for c in game.deck if C.suit_of(c) == suit]
         out.append(dict(key=suit, title=n.suits[suit], mark=n.suit_marks[suit],
-                        cards=[card_tile(game, c, rules) for c in cards]))
+                        cards=[card_tile(game, c, rules, values) for c in cards]))
     return out
 
 
-def card_tile(game, card: str, rules) -> dict:
+def card_tile(game, card: str, rules, values: dict | None = None) -> dict:
     """Return what a card's tile shows: its index, its name and its full title for screen readers."""
     lab = label(game, card, rules)
     return dict(code=card, index=lab.index, name=lab.name, title=card_title(game, card, rules),
-                value=game.values(rules)[card])
+                value=(values or game.values(rules))[card])
 
 
 @bp.app_template_global()
