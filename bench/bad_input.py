@@ -99,6 +99,13 @@ def cases(app, client) -> list[tuple[str, dict]]:
     for op in ["edit:" + "9" * 5000, "edit:٣"]:
         add(f"count groups op={op[:20]!r}", "/count/scarto/groups", data={"group": ["T1 T2 T3"], "op": op})
     add("long address", "/count/troccas?x=" + "y" * 3000, method="GET")
+    # the heaviest bodies a form or the API may send (MAX_FORM_SIZE, 256 KB), and past it
+    add("count page, 32000 tapped cards (250 KB form)", "/count/troccas",
+        data="&".join(["card=ZZ"] * 32_000), content_type="application/x-www-form-urlencoded")
+    add("API count, 40000 card codes (250 KB)", "/api/v1/count", content_type="application/json",
+        data=json.dumps({"game": "troccas", "cards": ["ZZ"] * 40_000}))
+    add("count page, 200000 tapped cards (1.6 MB form: 413)", "/count/troccas",
+        data="&".join(["card=ZZ"] * 200_000), content_type="application/x-www-form-urlencoded")
     return out
 
 

@@ -35,6 +35,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24 * 365,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,  # a whole evening exported as JSON is a few KB; 2 MB is plenty
         MAX_HANDS=2000,  # hands one table keeps (a long evening is 60): more is refused, at the form and on import
+        MAX_FORM_SIZE=256 * 1024,  # a form's or an API request's body (an import's upload may be 2 MB): 413
         MAX_URL=2048,  # characters of a request's path and query: a longer address is a 414
         # Rate limits per client address (Flask-Limiter's syntax, docs/deploy.md). Saving hands is never limited.
         RATELIMIT_STORAGE_URI="memory://",  # per process; redis://host:6379 shares them between workers
@@ -45,7 +46,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.from_pyfile("config.py", silent=True)
     for key in ("SECRET_KEY", "DATABASE_URL", "PROXY_FIX", "RATELIMIT_STORAGE_URI", "RATELIMIT_TABLES",
                 "RATELIMIT_IMPORTS", "RATELIMIT_API", "RATELIMIT_ENABLED", "MAX_HANDS", "MAX_URL",
-                "MAX_CONTENT_LENGTH"):
+                "MAX_CONTENT_LENGTH", "MAX_FORM_SIZE"):
         if os.environ.get(key):
             app.config[key] = os.environ[key]
     if test_config:

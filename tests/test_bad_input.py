@@ -337,16 +337,17 @@ def test_troggu_for_at_least_4_with_3_players_is_refused_at_the_form(client):
 
 # ---- changing the table during the evening (names, joining, stake, house rules) ----
 
-def setup_post(url, **change) -> dict:
+def setup_post(client, url, **change) -> dict:
     """A good change of the table (its rules-page example's players, another stake), with `change`."""
-    data = {"name0": "Anna", "name1": "Beat", "name2": "Carla", "name3": "Dario", "stake": "0.10"}
+    version = re.search(r'name="version" value="(\d+)"', text(client.get(url + "/setup"))).group(1)
+    data = {"name0": "Anna", "name1": "Beat", "name2": "Carla", "name3": "Dario", "stake": "0.10", "version": version}
     return {**data, **change}
 
 
 @pytest.mark.parametrize("value", ["9e999999", "sNaN", "NaN", "٣", "１２", "1_000", "0x10", "9" * 5000, "-0.10"])
 def test_the_setup_form_stake_in_any_notation(client, value):
     url = open_table(client, "troccas")
-    r = client.post(url + "/setup", data=setup_post(url, stake=value))
+    r = client.post(url + "/setup", data=setup_post(client, url, stake=value))
     assert r.status_code == 200
     at_field(text(r), "stake", "Write an amount such as 0.10.", kept=value)
 
@@ -355,7 +356,7 @@ def test_the_setup_form_stake_in_any_notation(client, value):
 @pytest.mark.parametrize("name", ["Be\x00n", "Be\u200bn", "Be\ufeffn", "B" * 41])
 def test_the_setup_form_refuses_names_the_table_form_refuses(client, field, name):
     url = open_table(client, "troggu")
-    r = client.post(url + "/setup", data=setup_post(url, **{field: name}, name4="Elsa"))
+    r = client.post(url + "/setup", data=setup_post(client, url, **{field: name}, name4="Elsa"))
     assert r.status_code == 200
     assert "A name has at most 40 characters, and no invisible ones." in html.unescape(text(r))
 

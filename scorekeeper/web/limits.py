@@ -32,7 +32,7 @@ def install(app: Flask) -> Limiter:
     from . import api
 
     app.config["RATELIMIT_ENABLED"] = _flag(app.config.get("RATELIMIT_ENABLED", True))
-    for key in ("MAX_HANDS", "MAX_URL", "MAX_CONTENT_LENGTH"):
+    for key in ("MAX_HANDS", "MAX_URL", "MAX_CONTENT_LENGTH", "MAX_FORM_SIZE"):
         app.config[key] = int(app.config[key])  # the environment gives text
     # ProxyFix (PROXY_FIX) has already put the client's own address in remote_addr behind a proxy
     limiter = Limiter(get_remote_address, app=app, storage_uri=app.config["RATELIMIT_STORAGE_URI"],

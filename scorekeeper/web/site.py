@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+import flask
 from flask import (Flask, abort, current_app, has_request_context, jsonify, make_response, render_template,
                    request)
 from flask.sessions import SecureCookieSessionInterface
@@ -24,6 +25,27 @@ REFERRER_POLICY = "same-origin"
 # Pages whose address is a table's key: never stored by the browser or a shared cache (nor any error
 # page answering a guessed key).
 CAPABILITY_PATHS = ("/t/", "/v/")
+
+
+class Request(flask.Request):
+    """A request whose body may be 2 MB only when it is a file upload (a table's import).
+
+    Every other form and every API request is a few hundred bytes; Werkzeug reads a URL-encoded body in
+    one go (MAX_FORM_MEMORY_SIZE and MAX_FORM_PARTS apply to uploads only), and a 2 MB one of 200,000
+    fields kept a worker busy for half a second. MAX_FORM_SIZE (256 KB) bounds them far below that.
+    """
+
+    @property
+    def max_content_length(self) -> int | None:
+        limit = super().max_content_length
+        if self.mimetype == "multipart/form-data" or not has_request_context():
+            return limit
+        small = current_app.config["MAX_FORM_SIZE"]
+        return small if limit is None else min(limit, small)
+
+    @max_content_length.setter
+    def max_content_length(self, value: int | None) -> None:
+        flask.Request.max_content_length.fset(self, value)
 
 
 class SessionCookie(SecureCookieSessionInterface):
@@ -49,6 +71,7 @@ def install(app: Flask) -> None:
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
     app.session_interface = SessionCookie()
+    app.request_class = Request
 
     @app.after_request
     def headers(response):
