@@ -19,11 +19,10 @@ import time
 import urllib.request
 from pathlib import Path
 
+from bench import CHROMIUM_ARGS
 from bench.server import NO_LIMITS
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 # A Troccas team's pile of 38 cards (4k+2): the API's typical work.
 PILE = ["T21", "T20", "T19", "T18", "T17", "T16", "T15", "T14", "T13", "T12", "T11", "T10", "T1", "FOOL",
         "SW-K", "SW-Q", "SW-C", "SW-J", "SW-10", "SW-9", "SW-8", "SW-7", "SW-6", "SW-5",

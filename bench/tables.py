@@ -14,10 +14,8 @@ from werkzeug.serving import make_server
 
 from scorekeeper import create_app, store
 
-from . import server
+from . import CHROMIUM_ARGS, server
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TROGGU = ["Anna", "Ben", "Cla", "Dumeng", "Zoë"]
 
 

@@ -16,8 +16,8 @@ from werkzeug.serving import make_server
 
 from scorekeeper import create_app
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+from . import CHROMIUM_ARGS
+
 
 
 class Player:
@@ -77,7 +77,7 @@ def main() -> None:
     base = f"http://127.0.0.1:{server.server_port}"
     rows = []
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
         page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
         me = Player(page)
 
