@@ -16,15 +16,30 @@
   }
   var mine = document.getElementById("my-tables");
   if (mine) {  // the home page: list them (textContent: names are never parsed as HTML)
-    load().forEach(function (t) {
-      var li = document.createElement("li"), a = document.createElement("a");
-      a.href = t.href;
-      a.className = "button secondary wide";
-      a.textContent = t.game + ": " + t.players.join(", ");
-      li.appendChild(a);
-      mine.appendChild(li);
-    });
-    if (mine.children.length) { mine.parentNode.hidden = false; }
+    var show = function () {
+      mine.textContent = "";
+      load().forEach(function (t) {
+        var li = document.createElement("li"), a = document.createElement("a"), rm = document.createElement("button");
+        a.href = t.href;
+        a.className = "button secondary wide";
+        a.textContent = t.game + ": " + t.players.join(", ");
+        rm.type = "button";
+        rm.className = "secondary remove";
+        rm.textContent = mine.dataset.remove;
+        rm.addEventListener("click", function () {
+          if (!window.confirm(mine.dataset.confirmRemove)) { return; }
+          save(load().filter(function (x) { return x.id !== t.id; }));
+          show();
+        });
+        li.appendChild(a);
+        li.appendChild(rm);
+        mine.appendChild(li);
+      });
+      mine.parentNode.hidden = !mine.children.length;
+      // the offline copies of tables no longer on the list are forgotten (static/offline.js)
+      if (window.scorekeeperForget) { window.scorekeeperForget(load().map(function (t) { return t.id; })); }
+    };
+    show();
   }
   var names = document.getElementById("known-names");
   if (names) {  // opening a table: offer the names of this phone's last tables; label the dealer choice

@@ -76,7 +76,8 @@ def test_the_board_poll_keeps_its_etag_and_304_with_no_store(client):
 def test_public_pages_and_static_files_keep_their_caching(client):
     for path in ("/", "/rules", "/tables/new/troccas"):
         assert "no-store" not in client.get(path).headers.get("Cache-Control", ""), path
-    static = client.get("/static/app.css")
+    css = re.search(r'href="(/static/app\.css\?v=\w+)"', client.get("/").get_data(as_text=True)).group(1)
+    static = client.get(css)  # a content-hashed URL (web/pwa.py): kept a year
     assert static.status_code == 200
     assert "max-age=31536000" in static.headers["Cache-Control"] and "no-store" not in static.headers["Cache-Control"]
     static.close()

@@ -1,0 +1,135 @@
+"""On the home screen and offline: the web app manifest, the service worker, content-hashed static URLs.
+
+- Every `url_for('static', ...)` gets `?v=<digest of the file>` (static_url() is the same, by name): a
+  hashed URL is cached for a year (`immutable`), and a new version of a file is a new URL, so no phone
+  keeps an old CSS or script. A static URL without the current digest is served `no-cache`.
+- `/sw.js` (static/sw.js, served from the root so its scope is every page) is told the version and the
+  files to keep at install; it is `no-cache` with an ETag, so a phone's update check is a 304.
+- `/manifest.webmanifest` makes the app installable; `/offline` is the page the service worker shows
+  for an address this phone never opened; `/csrf` gives the offline queue (static/offline.js) a fresh
+  CSRF token before it sends what waited.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from flask_wtf.csrf import generate_csrf
+
+bp = Blueprint("pwa", __name__)
+
+YEAR = 60 * 60 * 24 * 365
+THEME = "#0b5394"  # app.css --accent
+ICONS = (("icons/icon-192.png", "192x192", "any"), ("icons/icon-512.png", "512x512", "any"),
+         ("icons/maskable-512.png", "512x512", "maskable"))
+# Kept by the service worker at install: what every page needs (htmx, the styles, the scripts, the icons).
+PRECACHE = ("app.css", "tables.js", "offline.js", "vendor/htmx-2.0.11.min.js", "icons/icon-192.png")
+_digests: dict[str, tuple[tuple[int, int], str]] = {}
+
+
+def digest(filename: str) -> str | None:
+    """Return the first 12 hex digits of the SHA-256 of a static file, or None if there is none."""
+    path = Path(current_app.static_folder) / filename
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    stamp = (st.st_mtime_ns, st.st_size)
+    known = _digests.get(str(path))
+    if known is None or known[0] != stamp:
+        known = (stamp, hashlib.sha256(path.read_bytes()).hexdigest()[:12])
+        _digests[str(path)] = known
+    return known[1]
+
+
+def static_url(filename: str) -> str:
+    """Return a static file's URL with its content digest (`/static/app.css?v=3f2a...`)."""
+    return url_for("static", filename=filename)
+
+
+@bp.app_url_defaults
+def hashed(endpoint, values):
+    if endpoint == "static" and "v" not in values:
+        v = digest(values.get("filename", ""))
+        if v:
+            values["v"] = v
+
+
+@bp.app_context_processor
+def helpers():
+    return {"static_url": static_url, "theme_colour": THEME}
+
+
+@bp.after_app_request
+def static_caching(response):
+    """A year for a URL naming the file's current digest; otherwise revalidate every time."""
+    if request.endpoint == "static" and response.status_code in (200, 304):
+        current = digest((request.view_args or {}).get("filename", ""))
+        if current and request.args.get("v") == current:
+            response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+        else:
+            response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def build() -> dict:
+    """Return what this version's service worker keeps: its version and the URLs to cache at install."""
+    assets = [static_url(f) for f in PRECACHE]
+    source = sw_source()
+    version = hashlib.sha256("\n".join([source, *assets]).encode()).hexdigest()[:12]
+    return {"version": version, "assets": assets, "pages": [url_for("counting.home"), url_for("pwa.offline")]}
+
+
+def sw_source() -> str:
+    return (Path(current_app.static_folder) / "sw.js").read_text(encoding="utf-8")
+
+
+@bp.get("/sw.js")
+def service_worker():
+    b = build()
+    body = sw_source().replace("var BUILD = {};", f"var BUILD = {json.dumps(b)};", 1)
+    response = Response(body, mimetype="text/javascript")
+    response.set_etag(b["version"])
+    response.headers["Cache-Control"] = "no-cache"  # each update check asks; an unchanged worker is a 304
+    return response.make_conditional(request)
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    data = {
+        "name": _("Scorekeeper"),
+        "short_name": _("Scorekeeper"),
+        "description": _("Count the cards, score the hand, settle the evening."),
+        "start_url": url_for("counting.home"),
+        "scope": "/",
+        "id": "/",
+        "display": "standalone",
+        "orientation": "portrait",
+        "background_color": "#ffffff",
+        "theme_color": THEME,
+        "lang": str(get_locale() or "en"),
+        "icons": [{"src": static_url(src), "sizes": sizes, "type": "image/png", "purpose": purpose}
+                  for src, sizes, purpose in ICONS],
+    }
+    response = Response(json.dumps(data, ensure_ascii=False), mimetype="application/manifest+json")
+    response.headers["Cache-Control"] = "no-cache"
+    response.add_etag()
+    return response.make_conditional(request)
+
+
+@bp.get("/offline")
+def offline():
+    return render_template("offline.html")
+
+
+@bp.get("/csrf")
+def csrf():
+    """A fresh CSRF token for this phone's session: the offline queue sends it with each waiting change."""
+    response = jsonify({"csrf_token": generate_csrf()})
+    response.headers["Cache-Control"] = "no-store"
+    return response

@@ -1,0 +1,403 @@
+// Offline: the service worker's registration, the queue of changes made without a network, the banner.
+// A save, edit, delete or undo posted while the phone is offline (or the server doesn't answer, or older
+// changes still wait) is kept in localStorage ("scorekeeper.outbox"), shown above the table's hands as
+// waiting to send, and sent by itself, in order, as soon as the server answers again: each with its
+// form's idempotency token (a resend is never recorded twice) and a fresh CSRF token (GET /csrf). A change
+// the server refuses stays, with the server's own reason, until it is fixed or discarded: the changes of
+// that table behind it wait for it. Every text comes from #net's data attributes (translated there).
+(function () {
+  "use strict";
+  var KEY = "scorekeeper.outbox", PAGES = "sk-pages", RETRY = 5000;
+  var net = document.getElementById("net");
+  if (!net) { return; }
+  var T = net.dataset, savedAt = +document.documentElement.dataset.savedAt || 0;
+  var down = false, sending = false, heard = savedAt || Date.now(), note = "", shown = null;
+  var CHANGE = /^\/t\/([^/]+)\/(hands(?:\/(\d+)(\/delete)?)?|undo)$/;
+
+  if ("serviceWorker" in navigator && window.isSecureContext) {  // plain http on a LAN: no worker, the queue still works
+    navigator.serviceWorker.register("/sw.js", { updateViaCache: "none" }).catch(function () { /* none: online only */ });
+  }
+
+  // ---- the queue ----
+  function load() {
+    try { return JSON.parse(localStorage.getItem(KEY)) || []; } catch (e) { return []; }
+  }
+  function store(list) { localStorage.setItem(KEY, JSON.stringify(list)); }  // throws when full or blocked
+  function update(id, change) {
+    var list = load();
+    list.forEach(function (c) { if (c.id === id) { change(c); } });
+    store(list.filter(function (c) { return !c.gone; }));
+  }
+  function token() {
+    var b = new Uint8Array(16), s = "";
+    crypto.getRandomValues(b);
+    b.forEach(function (x) { s += String.fromCharCode(x); });
+    return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+  function fill(text, key, value) { return (text || "").replace("{" + key + "}", value); }
+  function clock(ms, seconds) {
+    var o = { hour: "2-digit", minute: "2-digit" };
+    if (seconds) { o.second = "2-digit"; }
+    return new Date(ms).toLocaleTimeString(document.documentElement.lang || [], o);
+  }
+  function tableKey() {
+    var m = location.pathname.match(/^\/[tv]\/([^/]+)/);
+    return m ? m[1] : null;
+  }
+
+  // A kept page: its forms' tokens are fresh ones (a token is used once), and it says it may be out of date.
+  if (savedAt) {
+    document.querySelectorAll("input[name=token]").forEach(function (i) { i.value = token(); });
+  }
+  // An edit left half done (the page closed): the waiting hand goes as it was. A refused change posted to be
+  // fixed: on the server's answer (its own address) the form holds it now; anywhere else it is refused still.
+  try {
+    if (load().some(function (c) { return c.state === "editing" || c.state === "fixing"; })) {
+      store(load().filter(function (c) {
+        if (c.state === "editing") { c.state = "waiting"; }
+        if (c.state === "fixing") { c.state = "refused"; return c.action !== location.pathname; }
+        return true;
+      }));
+    }
+  } catch (e) { /* storage blocked: said when something is to be kept */ }
+
+  // What a hand's form says, in its own words: the chosen buttons and the numbers typed.
+  function summary(form) {
+    var parts = [];
+    form.querySelectorAll("input").forEach(function (i) {
+      if (i.type === "hidden" || !i.name || i.name === "card" || /^c_/.test(i.name) || i.closest("details.count")) { return; }
+      var label = i.closest("label");
+      if (!label || label.offsetParent === null) { return; }
+      if (i.type === "radio" || i.type === "checkbox") {
+        if (i.checked) { parts.push(label.textContent.trim()); }
+      } else if (i.value.trim()) {
+        var span = label.querySelector("span");
+        parts.push((span ? span.textContent.trim() + " " : "") + i.value.trim());
+      }
+    });
+    return parts.join(" · ");
+  }
+
+  function describe(form, submitter, m) {
+    var hand = m[3], kind = m[2] === "undo" ? "undo" : m[4] ? "delete" : hand ? "edit" : "add";
+    var title = form.querySelector("h2"), li = form.closest("li.hand");
+    var label = kind === "add" ? T.newHand
+      : kind === "edit" ? (title ? title.textContent.trim() : "")
+      : kind === "delete" ? fill(T.deleteLabel, "hand", li ? li.querySelector("strong").textContent : hand)
+      : T.undoLabel;  // sent in order: it undoes the change just before it
+    return { kind: kind, hand: hand ? +hand : null, label: label,
+             summary: kind === "add" || kind === "edit" ? summary(form) : "" };
+  }
+
+  function shouldQueue(table) {
+    return !navigator.onLine || down || load().some(function (c) { return c.table === table; });
+  }
+
+  document.addEventListener("submit", function (e) {
+    // getAttribute: the hand form's buttons are named "action", which hides form.action
+    var form = e.target, action = new URL(form.getAttribute("action") || "", location.href);
+    var m = action.pathname.match(CHANGE);
+    if (!m || (form.getAttribute("method") || "").toLowerCase() !== "post" || action.origin !== location.origin) { return; }
+    var submitter = e.submitter;
+    if (submitter && submitter.name === "action" && submitter.value !== "save") { return; }
+    var editing = form.dataset.editing;
+    if (!editing && !shouldQueue(m[1])) { return; }  // online with nothing waiting: the form posts as always
+    e.preventDefault();
+    var data = new FormData(form);
+    if (submitter && submitter.name) { data.set(submitter.name, submitter.value); }
+    var body = new URLSearchParams(data), change = describe(form, submitter, m);
+    change.id = editing || body.get("token") || token();
+    body.set("token", change.id);
+    change.table = m[1]; change.action = action.pathname; change.body = body.toString();
+    change.at = Date.now(); change.state = "waiting";
+    try {
+      var list = load(), at = -1;
+      list.forEach(function (c, k) {
+        if ((c.id === change.id || change.kind === "delete") && c.action === change.action) { at = k; }
+      });
+      if (at >= 0 && !editing) { return; }  // the same form tapped twice (or that hand's Delete again): kept once
+      if (at >= 0) { list[at] = change; } else { list.push(change); }
+      store(list);
+    } catch (err) {
+      say(T.storage, true);  // nothing was kept: the form keeps what was typed
+      return;
+    }
+    delete form.dataset.editing;
+    say(T.kept);
+    if (change.kind === "add") {
+      form.reset();
+      var t = form.querySelector("input[name=token]");
+      if (t) { t.value = token(); }
+      var p = document.getElementById("preview");
+      if (p) { p.textContent = ""; }
+      render();
+      var w = document.getElementById("waiting");
+      if (w) { w.scrollIntoView({ block: "nearest" }); }
+    } else if (change.kind === "edit") {
+      location.assign("/t/" + change.table);
+    } else {
+      if (change.kind === "delete") {  // the page's Delete buttons share one token: the next delete needs its own
+        var fresh = token();
+        document.querySelectorAll("form[action$='/delete'] input[name=token]").forEach(function (i) { i.value = fresh; });
+      }
+      render();
+    }
+    flush();
+  }, true);
+
+  // ---- sending ----
+  function sendable() {
+    var blocked = {};
+    var list = load();
+    for (var k = 0; k < list.length; k++) {
+      var c = list[k];
+      if (blocked[c.table]) { continue; }
+      if (c.state === "waiting") { return c; }
+      blocked[c.table] = true;  // refused or being edited: what comes after it for that table waits
+    }
+    return null;
+  }
+
+  function reason(html, status) {
+    var doc = new DOMParser().parseFromString(html, "text/html"), said = [];
+    doc.querySelectorAll("main .form-errors, main .engine-error, main .message, main .field-error").forEach(function (el) {
+      var t = el.textContent.trim();
+      if (t && said.indexOf(t) < 0) { said.push(t); }
+    });
+    return said.join(" ") || fill(T.refusedStatus, "status", status);
+  }
+
+  function send(change, csrf) {
+    var body = new URLSearchParams(change.body);
+    body.set("csrf_token", csrf);
+    return fetch(change.action, { method: "POST", body: body, credentials: "same-origin", redirect: "manual" })
+      .then(function (res) {
+        if (res.type === "opaqueredirect" || (res.status >= 300 && res.status < 400)) {
+          update(change.id, function (c) { c.gone = true; });
+          return true;
+        }
+        if (res.status === 429 || res.status === 502 || res.status === 503 || res.status === 504) {
+          throw new Error("not now");
+        }
+        return res.text().then(function (html) {
+          update(change.id, function (c) { c.state = "refused"; c.reason = reason(html, res.status); });
+          return true;
+        });
+      });
+  }
+
+  function flush() {
+    if (sending || !sendable()) { return; }
+    sending = true;
+    render();
+    fetch("/csrf", { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { if (!r.ok) { throw new Error("no token"); } return r.json(); })
+      .then(function (j) {
+        down = false;
+        var next = function () {
+          var c = sendable();
+          return c ? send(c, j.csrf_token).then(function () { render(); return next(); }) : null;
+        };
+        return next();
+      })
+      .catch(function () { down = true; })
+      .then(function () {
+        sending = false;
+        if (!load().length) { say(""); }  // all sent: "kept on this phone" is no longer news
+        render();
+      });
+  }
+
+  // ---- what the page shows ----
+  function say(text, alarm) {
+    note = text || "";
+    net.classList.toggle("alarm", !!alarm);
+    render();
+  }
+
+  function button(text, cls, onclick) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "secondary " + (cls || "");
+    b.textContent = text;
+    b.addEventListener("click", onclick);
+    return b;
+  }
+
+  function render() {
+    var list = load(), waiting = 0, refused = 0, offline = !navigator.onLine || down, lines = [];
+    list.forEach(function (c) { if (c.state === "refused") { refused++; } else { waiting++; } });
+    if (offline) { lines.push(navigator.onLine ? T.unreachable : T.offline); }
+    if (waiting) { lines.push(waiting === 1 ? T.waitingOne : fill(T.waitingMany, "n", waiting)); }
+    if (refused) { lines.push(T.refused); }
+    if (savedAt && heard <= savedAt) { lines.push(fill(T.savedCopy, "time", clock(savedAt))); }
+    if (note && !(offline && note === T.kept)) { lines.push(note); }  // offline already says it is kept
+    var text = net.querySelector(".net-text");
+    if (text.textContent !== lines.join(" ")) { text.textContent = lines.join(" "); }  // said once, not every poll
+    net.hidden = !lines.length;
+    net.classList.toggle("is-offline", offline);
+    renderWaiting(list);
+    renderHeard();
+  }
+
+  function renderWaiting(list) {
+    var hands = document.getElementById("hands"), key = tableKey();
+    if (!hands || !key) { return; }
+    var mine = list.filter(function (c) { return c.table === key; });
+    document.querySelectorAll("li.hand.doomed").forEach(function (li) { li.classList.remove("doomed"); });
+    mine.forEach(function (c) {
+      var gone = c.kind === "delete" && document.getElementById("hand-" + c.hand);
+      if (gone) { gone.classList.add("doomed"); }  // again after every swap of the hands
+    });
+    var sig = JSON.stringify(mine), box = document.getElementById("waiting");
+    if (box && shown === sig) { return; }
+    shown = sig;
+    if (!box) {
+      box = document.createElement("section");
+      box.id = "waiting";
+      box.className = "hands waiting";
+      box.setAttribute("aria-live", "polite");
+      hands.parentNode.insertBefore(box, hands);
+    }
+    box.hidden = !mine.length;
+    box.textContent = "";
+    if (!mine.length) { return; }
+    var h = document.createElement("h2"), ol = document.createElement("ol"), blocked = false;
+    h.textContent = T.waitingTitle;
+    ol.className = "hand-list";
+    box.appendChild(h);
+    box.appendChild(ol);
+    mine.forEach(function (c) {
+      var li = document.createElement("li"), head = document.createElement("div"), strong = document.createElement("strong");
+      var state = document.createElement("p");
+      li.className = "hand waiting-" + c.state;
+      li.dataset.token = c.id;
+      head.className = "hand-head";
+      strong.textContent = c.label;
+      head.appendChild(strong);
+      var actions = document.createElement("div");
+      actions.className = "hand-actions";
+      var form = document.getElementById("hand-form");
+      if (c.kind === "add" && c.state === "waiting" && form && new URL(form.getAttribute("action"), location.href).pathname === c.action) {
+        actions.appendChild(button(T.edit, "", function () { edit(c, form); }));
+      }
+      if (c.state === "refused" && (c.kind === "add" || c.kind === "edit")) {
+        actions.appendChild(button(T.fix, "", function () { fix(c); }));
+      }
+      actions.appendChild(button(T.discard, "danger", function () {
+        if (window.confirm(T.confirmDiscard)) {
+          update(c.id, function (x) { x.gone = true; });
+          render();
+          flush();
+        }
+      }));
+      head.appendChild(actions);
+      li.appendChild(head);
+      if (c.summary) {
+        var what = document.createElement("p");
+        what.className = "what";
+        what.textContent = c.summary;
+        li.appendChild(what);
+      }
+      state.className = c.state === "refused" ? "engine-error" : "waiting-state";
+      state.textContent = c.state === "refused" ? fill(T.refusedReason, "reason", c.reason)
+        : c.state === "editing" ? T.editing : blocked ? T.blocked : T.waitingLabel;
+      li.appendChild(state);
+      ol.appendChild(li);
+      if (c.state === "refused" || c.state === "editing") { blocked = true; }
+    });
+  }
+
+  // A waiting hand back in the form: Save puts it back in its place in the queue, with its token.
+  function edit(c, form) {
+    var values = new URLSearchParams(c.body);
+    form.reset();
+    form.querySelectorAll("input").forEach(function (i) {
+      if (i.type === "radio" || i.type === "checkbox") {
+        i.checked = values.getAll(i.name).indexOf(i.value) >= 0;
+      } else if (i.type !== "hidden" && values.has(i.name)) {
+        i.value = values.get(i.name);
+      }
+    });
+    var t = form.querySelector("input[name=token]");
+    if (t) { t.value = c.id; }
+    form.dataset.editing = c.id;
+    update(c.id, function (x) { x.state = "editing"; });
+    render();
+    form.scrollIntoView({ block: "start" });
+  }
+
+  // A refused hand: post it as a form (online), so the server shows why beside what was entered (the
+  // server's answer, at the change's own address, lets the waiting copy go: see the start).
+  function fix(c) {
+    fetch("/csrf", { credentials: "same-origin", cache: "no-store" }).then(function (r) { return r.json(); })
+      .then(function (j) {
+        update(c.id, function (x) { x.state = "fixing"; });
+        var f = document.createElement("form"), values = new URLSearchParams(c.body);
+        f.method = "post";
+        f.action = c.action;
+        f.hidden = true;
+        values.set("csrf_token", j.csrf_token);
+        values.forEach(function (v, k) {
+          var i = document.createElement("input");
+          i.type = "hidden"; i.name = k; i.value = v;
+          f.appendChild(i);
+        });
+        f.dataset.fixing = "1";
+        document.body.appendChild(f);
+        HTMLFormElement.prototype.submit.call(f);  // no submit event: never queued again
+      })
+      .catch(function () { down = true; render(); });
+  }
+
+  // ---- the live scoreboard: when it last heard from the server ----
+  function renderHeard() {
+    var live = document.getElementById("live");
+    if (!live) { return; }
+    var p = document.getElementById("heard");
+    if (!p) {
+      p = document.createElement("p");
+      p.id = "heard";
+      p.className = "heard";
+      live.parentNode.insertBefore(p, live.nextSibling);
+    }
+    var late = Date.now() - heard > 10000 || !navigator.onLine || down;
+    p.textContent = fill(T.heard, "time", clock(heard, true));
+    p.classList.toggle("late", late);
+  }
+
+  document.body.addEventListener("htmx:afterRequest", function (e) {
+    var xhr = e.detail.xhr;
+    if (xhr && xhr.status > 0 && xhr.status < 500) {
+      heard = Date.now();
+      if (down) { down = false; flush(); }
+    }
+    render();
+  });
+  document.body.addEventListener("htmx:sendError", function (e) {
+    down = true;
+    var p = document.getElementById("preview");
+    if (p && e.detail.target === p) { p.textContent = T.noPreview; }
+    render();
+  });
+  window.addEventListener("online", function () { down = false; flush(); render(); });
+  window.addEventListener("offline", render);
+  window.addEventListener("storage", function (e) { if (e.key === KEY) { render(); } });
+  setInterval(function () { if (sendable()) { flush(); } else { renderHeard(); } }, RETRY);
+
+  // This phone removed a table from its list: its kept pages go too (static/tables.js calls this).
+  window.scorekeeperForget = function (keep) {
+    if (!window.caches) { return Promise.resolve(); }
+    return caches.open(PAGES).then(function (cache) {
+      return cache.keys().then(function (requests) {
+        return Promise.all(requests.map(function (r) {
+          var m = new URL(r.url).pathname.match(/^\/[tv]\/([^/]+)/);
+          return m && keep.indexOf(m[1]) < 0 ? cache.delete(r) : null;
+        }));
+      });
+    });
+  };
+
+  render();
+  flush();
+})();

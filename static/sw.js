@@ -1,0 +1,109 @@
+// The service worker (served as /sw.js, so its scope is every page; scorekeeper/web/pwa.py fills BUILD).
+// - The app's files (content-hashed URLs) are kept at install; a new version installs beside the old one,
+//   takes over at once and deletes the old files: no phone stays on an old CSS or script.
+// - Every page this phone opens is kept (its tables, the counting pages, the rules): the network first,
+//   and without one (or after 4 s of nothing) the kept copy, marked <html data-saved-at="..."> so the page
+//   says it may be out of date. A table the phone removes from its list is forgotten (static/offline.js).
+// - Saving offline is static/offline.js's queue, in the page: it works without this worker too (plain http).
+"use strict";
+var BUILD = {};
+var STATIC = "sk-static-" + BUILD.version, PAGES = "sk-pages", WAIT = 4000;
+
+self.addEventListener("install", function (e) {
+  e.waitUntil(caches.open(STATIC).then(function (c) { return c.addAll(BUILD.assets); })
+    .then(function () {
+      return caches.open(PAGES).then(function (c) {
+        return Promise.all(BUILD.pages.map(function (u) {
+          return fetch(u, { credentials: "same-origin" }).then(function (r) { return keep(c, u, r); })
+            .catch(function () { /* kept the next time it is opened */ });
+        }));
+      });
+    })
+    .then(function () { return self.skipWaiting(); }));
+});
+
+self.addEventListener("activate", function (e) {
+  e.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (n) { return n.indexOf("sk-static-") === 0 && n !== STATIC; })
+      .map(function (n) { return caches.delete(n); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+self.addEventListener("fetch", function (e) {
+  var req = e.request, url = new URL(req.url);
+  if (req.method !== "GET" || url.origin !== self.location.origin) { return; }
+  if (req.mode === "navigate") {
+    e.respondWith(page(e, req));
+  } else if (url.pathname.indexOf("/static/") === 0) {
+    e.respondWith(asset(req));
+  }
+});
+
+// A file: the kept copy; else the network (kept if hashed); offline, any version kept under that name.
+function asset(req) {
+  return caches.match(req, { ignoreVary: true }).then(function (hit) {
+    return hit || fetch(req).then(function (res) {
+      if (res.ok && new URL(req.url).searchParams.has("v")) {
+        var copy = res.clone();
+        caches.open(STATIC).then(function (c) { return c.put(req, copy); });
+      }
+      return res;
+    }).catch(function (err) {
+      return caches.match(req, { ignoreSearch: true, ignoreVary: true }).then(function (old) {
+        if (old) { return old; }
+        throw err;
+      });
+    });
+  });
+}
+
+// A page: the network first; offline (or after WAIT ms of nothing), the kept copy, marked as such.
+function page(e, req) {
+  return caches.open(PAGES).then(function (cache) {
+    return cache.match(req, { ignoreVary: true }).then(function (kept) {
+      var net = fetch(req).then(function (res) {
+        var done = res.status === 404 || res.status === 410 ? cache.delete(req)  // the table is gone: forget it
+          : keep(cache, req, res.clone());
+        try { e.waitUntil(done); } catch (err) { /* the kept copy already answered: done goes on */ }
+        return res;
+      });
+      if (!kept) {
+        return net.catch(function () {
+          return cache.match(BUILD.pages[1]).then(function (off) { return off ? marked(off) : Response.error(); });
+        });
+      }
+      return within(net, WAIT).catch(function () { return marked(kept); });
+    });
+  });
+}
+
+// Keep a page: a plain 200 HTML answer, with the time it was kept (headers without the wire's encoding).
+function keep(cache, key, res) {
+  var type = res.headers.get("Content-Type") || "";
+  if (!res.ok || res.redirected || res.type !== "basic" || type.indexOf("text/html") !== 0) {
+    return Promise.resolve();
+  }
+  var headers = new Headers();
+  res.headers.forEach(function (v, k) {
+    if (["content-encoding", "content-length", "set-cookie", "etag"].indexOf(k) < 0) { headers.set(k, v); }
+  });
+  headers.set("X-Saved-At", String(Date.now()));
+  return res.blob().then(function (body) {
+    return cache.put(key, new Response(body, { status: 200, statusText: "OK", headers: headers }));
+  });
+}
+
+function marked(kept) {
+  return kept.text().then(function (html) {
+    var at = kept.headers.get("X-Saved-At") || "0";
+    return new Response(html.replace("<html", '<html data-saved-at="' + at + '"'),
+                        { status: 200, statusText: "OK", headers: kept.headers });
+  });
+}
+
+function within(promise, ms) {
+  return new Promise(function (ok, fail) {
+    var timer = setTimeout(fail, ms);
+    promise.then(function (r) { clearTimeout(timer); ok(r); }, function (err) { clearTimeout(timer); fail(err); });
+  });
+}

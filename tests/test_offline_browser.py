@@ -1,0 +1,354 @@
+"""On the home screen and offline, in Chromium at 390x844 (issue 14): the network switched off mid-evening
+(Playwright's set_offline), hands saved and edited offline, a reload, the network back, and exactly those
+hands on the server and on a watching phone; the app installable; a changed static file reaching a phone
+that kept the old one; refusals said with their reason; storage blocked; the laptop-on-Wi-Fi mode
+(plain http on a LAN address: no service worker) keeping its queue."""
+import re
+import shutil
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+from scorekeeper.web.live import lan_address
+
+pytestmark = pytest.mark.browser
+SHOTS = "/tmp"
+WAIT = 20_000  # ms: a busy machine can take seconds per page; behaviour is checked, never time
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def phones(browser, browser_context_args):
+    """Make phones: each a browser context of its own (cookies, storage, service worker)."""
+    contexts = []
+
+    def phone(**kw):
+        context = browser.new_context(**{**browser_context_args, **kw})
+        contexts.append(context)
+        return context.new_page()
+    yield phone
+    for context in contexts:
+        context.close()
+
+
+def serve(app, host="127.0.0.1"):
+    server = make_server(host, 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def open_troccas(page, base):
+    """Open a Troccas table; return its address (the creator's)."""
+    page.goto(f"{base}/tables/new/troccas")
+    for i, name in enumerate(["Anna", "Ben", "Cla", "Zoë"]):
+        page.fill(f"#players-{i}", name)
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.locator("#hand-form")).to_be_visible(timeout=WAIT)
+    return page.url
+
+
+def troccas_hand(page, points, partner="Cla"):
+    page.locator("fieldset", has=page.locator("legend", has_text="Anna plays with")).get_by_text(partner, exact=True).click()
+    page.fill("input[name=points]", str(points))
+
+
+def save_online(page):
+    before = page.locator("#hands .hand-list > li").count()
+    expect(page.locator("#preview .sentence")).to_be_visible(timeout=WAIT)  # read the result, then tap
+    page.locator("button.save").click()
+    expect(page.locator("#hands .hand-list > li")).to_have_count(before + 1, timeout=WAIT)
+
+
+def save_offline(page):
+    """Tap Save with the network off: the hand joins the waiting list."""
+    before = page.locator("#waiting li").count()
+    expect(page.locator("#preview")).to_have_text("No result offline: it is worked out when the hand is sent.",
+                                                   timeout=WAIT)  # the preview tried and said so: nothing moves now
+    page.locator("button.save").click()
+    expect(page.locator("#waiting li")).to_have_count(before + 1, timeout=WAIT)
+
+
+def under_worker(page):
+    """Wait until the service worker controls the page, then open it again through it (so it is kept)."""
+    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=WAIT)
+    page.reload()
+    kept(page, page.url)
+
+
+def kept(page, url):
+    page.wait_for_function("async (u) => !!(await (await caches.open('sk-pages')).match(u))", arg=url, timeout=WAIT)
+
+
+def viewer_link(page, table):
+    page.goto(table + "/share")
+    link = page.locator("[data-link=viewer]").input_value()
+    page.goto(table)
+    return link
+
+
+def points_on_server(page, table):
+    data = page.request.get(table + "/export.json").json()
+    return [h["hand"]["points"] for h in data["hands"]]
+
+
+def test_a_table_opens_offline_takes_three_hands_and_an_edit_and_sends_them_when_the_network_is_back(phones, live_server):
+    anna = phones()
+    table = open_troccas(anna, live_server)
+    troccas_hand(anna, 40)
+    save_online(anna)
+    under_worker(anna)
+    anna.goto(table + "/hands/1")  # opened once, so it opens offline too
+    expect(anna.locator("#hand-form")).to_be_visible(timeout=WAIT)
+    kept(anna, anna.url)
+    viewer = live_server + urlsplit(viewer_link(anna, table)).path
+    kept(anna, table)
+    zoe = phones()
+    zoe.goto(viewer)
+    expect(zoe.locator("#hands .hand-list > li")).to_have_count(1, timeout=WAIT)
+
+    anna.context.set_offline(True)
+    anna.reload()  # the table opens from the phone's copy, marked as possibly out of date
+    expect(anna.locator("#net")).to_contain_text("Offline", timeout=WAIT)
+    expect(anna.locator("#net")).to_contain_text("Page kept at")
+    expect(anna.locator("#heard")).to_contain_text("Last heard from the server at")
+    for points in (30, 50, 20):
+        troccas_hand(anna, points)
+        save_offline(anna)
+    expect(anna.locator("#waiting li").first).to_contain_text("Waiting to send")
+    expect(anna.locator("#waiting li").nth(1)).to_contain_text("50")
+    anna.goto(table + "/hands/1")  # fix hand 1 offline, on its kept edit page
+    anna.fill("input[name=points]", "45")
+    anna.get_by_role("button", name="Save changes").click()
+    expect(anna.locator("#waiting li")).to_have_count(4, timeout=WAIT)
+    expect(anna.locator("#waiting li").last).to_contain_text("Edit hand 1")
+    anna.reload()  # a reload (or a closed app) keeps them
+    expect(anna.locator("#waiting li")).to_have_count(4, timeout=WAIT)
+    expect(anna.locator("#net")).to_contain_text("4 changes waiting to send.")
+    anna.screenshot(path=f"{SHOTS}/offline-waiting.png", full_page=True)
+    anna.screenshot(path=f"{SHOTS}/offline-banner.png")
+    assert anna.evaluate("document.documentElement.scrollWidth") <= 390
+    assert zoe.locator("#hands .hand-list > li").count() == 1  # nothing reached the server
+
+    anna.context.set_offline(False)
+    expect(anna.locator("#waiting li")).to_have_count(0, timeout=WAIT)
+    expect(anna.locator("#net")).to_be_hidden(timeout=WAIT)
+    assert points_on_server(anna, table) == [45, 30, 50, 20]
+    expect(zoe.locator("#hands .hand-list > li")).to_have_count(4, timeout=WAIT)
+    expect(anna.locator("#hands .hand-list > li")).to_have_count(4, timeout=WAIT)  # the live board caught up
+    expect(anna.locator("#heard")).to_have_class("heard", timeout=WAIT)  # heard just now
+
+
+def test_a_waiting_hand_can_be_edited_and_deletes_and_undo_wait_in_order(phones, live_server):
+    anna = phones()
+    table = open_troccas(anna, live_server)
+    troccas_hand(anna, 40)
+    save_online(anna)
+    troccas_hand(anna, 41)
+    save_online(anna)
+    under_worker(anna)
+    anna.context.set_offline(True)
+    troccas_hand(anna, 30)
+    save_offline(anna)
+    troccas_hand(anna, 31)
+    save_offline(anna)
+    anna.locator("#waiting li").first.get_by_role("button", name="Edit").click()  # back into the form
+    expect(anna.locator("input[name=points]")).to_have_value("30")
+    anna.fill("input[name=points]", "33")
+    anna.locator("button.save").click()
+    expect(anna.locator("#waiting li").first).to_contain_text("33", timeout=WAIT)  # in its place, not last
+    expect(anna.locator("#waiting li")).to_have_count(2)
+    anna.locator("#hand-1").get_by_role("button", name="Delete").click()
+    expect(anna.locator("#waiting li")).to_have_count(3, timeout=WAIT)
+    expect(anna.locator("#hand-1")).to_have_class("hand doomed")
+    anna.locator("#hand-1").get_by_role("button", name="Delete").click()  # a second tap: kept once
+    anna.locator("#hand-2").get_by_role("button", name="Delete").click()  # (the page's Deletes share a token)
+    expect(anna.locator("#waiting li")).to_have_count(4, timeout=WAIT)
+    anna.locator(".table-actions").get_by_role("button", name="Undo").click()
+    expect(anna.locator("#waiting li")).to_have_count(5, timeout=WAIT)
+    anna.context.set_offline(False)
+    expect(anna.locator("#waiting li")).to_have_count(0, timeout=WAIT)
+    # in order: 33 and 31 added, hands 1 and 2 deleted, and the undo brought hand 2 back
+    assert sorted(points_on_server(anna, table)) == [31, 33, 41]
+
+
+def test_a_refused_change_says_why_keeps_what_was_entered_and_holds_back_the_next(phones, live_server):
+    anna = phones()
+    table = open_troccas(anna, live_server)
+    under_worker(anna)
+    anna.context.set_offline(True)
+    troccas_hand(anna, 99)  # more than the 72 points there are: the server refuses it
+    save_offline(anna)
+    troccas_hand(anna, 30)
+    save_offline(anna)
+    anna.context.set_offline(False)
+    refused = anna.locator("#waiting li").first
+    expect(refused).to_contain_text("Refused:", timeout=WAIT)
+    expect(refused).to_contain_text("Points")
+    expect(anna.locator("#waiting li").nth(1)).to_contain_text("Waits for the refused change above.")
+    expect(anna.locator("#net")).to_contain_text("A change was refused")
+    anna.screenshot(path=f"{SHOTS}/offline-refused.png", full_page=True)
+    assert points_on_server(anna, table) == []
+    refused.get_by_role("button", name="Fix it").click()  # the server's own form, with what was typed
+    expect(anna).to_have_url(re.compile(r"/hands$"), timeout=WAIT)
+    expect(anna.locator("input[name=points]")).to_have_value("99", timeout=WAIT)
+    expect(anna.locator(".form-errors")).to_be_visible()
+    expect(anna.locator("#waiting li", has_text="99")).to_have_count(0)  # the form holds it now
+    anna.fill("input[name=points]", "42")
+    anna.locator("button.save").click()
+    expect(anna.locator("#waiting li")).to_have_count(0, timeout=WAIT)
+    anna.goto(table)
+    expect(anna.locator("#hands .hand-list > li")).to_have_count(2, timeout=WAIT)
+    assert sorted(points_on_server(anna, table)) == [30, 42]
+
+
+def test_a_change_for_a_scorer_link_turned_off_meanwhile_is_refused_with_the_reason(phones, live_server):
+    anna, ben = phones(), phones()
+    table = open_troccas(anna, live_server)
+    anna.goto(table + "/share")
+    scorer = live_server + urlsplit(anna.locator("[data-link=scorer]").input_value()).path
+    ben.goto(scorer)
+    expect(ben.locator("#hand-form")).to_be_visible(timeout=WAIT)
+    under_worker(ben)
+    ben.context.set_offline(True)
+    troccas_hand(ben, 40)
+    save_offline(ben)
+    anna.get_by_role("button", name="Make a new scorer link").click()
+    expect(anna.locator("[data-link=scorer]")).not_to_have_value(scorer, timeout=WAIT)
+    ben.context.set_offline(False)
+    expect(ben.locator("#waiting li")).to_contain_text("This scorer link was turned off", timeout=WAIT)
+    expect(ben.locator("#waiting li").get_by_role("button", name="Discard")).to_be_visible()
+    ben.once("dialog", lambda d: d.accept())
+    ben.locator("#waiting li").get_by_role("button", name="Discard").click()
+    expect(ben.locator("#waiting li")).to_have_count(0, timeout=WAIT)
+
+
+def test_fifty_waiting_hands_for_two_tables_all_land_in_order(phones, live_server):
+    anna = phones()
+    first = open_troccas(anna, live_server)
+    second = open_troccas(anna, live_server)
+    under_worker(anna)
+    anna.goto(first)
+    kept(anna, first)
+    anna.context.set_offline(True)
+    troccas_hand(anna, 10)
+    save_offline(anna)
+    anna.goto(second)
+    troccas_hand(anna, 11)
+    save_offline(anna)
+    # 48 more, as the queue keeps them (the same form, each with its own token), alternating tables
+    anna.evaluate("""() => {
+      const list = JSON.parse(localStorage.getItem('scorekeeper.outbox'));
+      for (let k = 0; k < 48; k++) {
+        const c = Object.assign({}, list[k % 2]), body = new URLSearchParams(c.body);
+        body.set('points', String(12 + k)); body.set('token', 'bulk-' + k);
+        c.id = 'bulk-' + k; c.body = body.toString(); list.push(c);
+      }
+      localStorage.setItem('scorekeeper.outbox', JSON.stringify(list));
+    }""")
+    anna.reload()
+    expect(anna.locator("#net")).to_contain_text("50 changes waiting to send.", timeout=WAIT)
+    anna.context.set_offline(False)
+    expect(anna.locator("#net")).to_be_hidden(timeout=60_000)
+    assert points_on_server(anna, first) == [10] + [12 + k for k in range(0, 48, 2)]
+    assert points_on_server(anna, second) == [11] + [12 + k for k in range(1, 48, 2)]
+
+
+def test_storage_blocked_says_so_and_keeps_the_form(phones, live_server):
+    anna = phones()
+    open_troccas(anna, live_server)
+    anna.add_init_script("Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };")
+    anna.reload()
+    anna.context.set_offline(True)
+    troccas_hand(anna, 40)
+    expect(anna.locator("#preview")).to_contain_text("No result offline", timeout=WAIT)
+    anna.locator("button.save").click()
+    expect(anna.locator("#net")).to_contain_text("This phone cannot keep it", timeout=WAIT)
+    expect(anna.locator("input[name=points]")).to_have_value("40")
+    assert anna.locator("#waiting li").count() == 0
+
+
+def test_the_app_is_installable(phones, live_server):
+    page = phones()
+    page.goto(live_server + "/")
+    manifest = page.request.get(live_server + page.locator("link[rel=manifest]").get_attribute("href")).json()
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/" and manifest["short_name"]
+    sizes = {i["sizes"]: i for i in manifest["icons"]}
+    for size in ("192x192", "512x512"):
+        png = page.request.get(live_server + sizes[size]["src"]).body()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f"{int.from_bytes(png[16:20], 'big')}x{int.from_bytes(png[20:24], 'big')}" == size
+    assert any(i["purpose"] == "maskable" for i in manifest["icons"])
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=WAIT)
+    assert page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.scope)") == live_server + "/"
+    cdp = page.context.new_cdp_session(page)
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []  # a test browser is incognito
+    # what was kept at install: htmx and the styles (content-hashed), the home page, the offline page
+    kept_urls = page.evaluate("""async () => { const out = [];
+      for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) out.push(r.url);
+      return out; }""")
+    assert any("/static/vendor/htmx-2.0.11.min.js?v=" in u for u in kept_urls)
+    assert any("/static/app.css?v=" in u for u in kept_urls)
+    assert live_server + "/offline" in kept_urls
+    page.context.set_offline(True)
+    page.goto(live_server + "/rules/never-opened")  # never opened: the offline page says so
+    expect(page.locator("h1")).to_have_text("Not on this phone yet", timeout=WAIT)
+
+
+def test_a_changed_static_file_reaches_a_phone_that_kept_the_old_one(phones, tmp_path):
+    static = tmp_path / "static"
+    shutil.copytree(ROOT / "static", static)
+    app = create_app({"SECRET_KEY": "s", "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}"})
+    app.static_folder = str(static)
+    server = serve(app)
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        page = phones()
+        page.goto(base + "/")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=WAIT)
+        page.reload()
+        kept(page, base + "/")
+        old = page.locator("link[rel=stylesheet]").get_attribute("href")
+        colour = "getComputedStyle(document.querySelector('h1')).color"
+        assert page.evaluate(colour) == "rgb(17, 17, 17)"
+        with open(static / "app.css", "a") as f:  # the next version of the app
+            f.write("\nh1 { color: rgb(1, 2, 3); }\n")
+        page.reload()
+        assert page.locator("link[rel=stylesheet]").get_attribute("href") != old
+        expect(page.locator("h1")).to_have_css("color", "rgb(1, 2, 3)", timeout=WAIT)
+        # the new worker takes over and keeps the new file: offline, the page still has it
+        page.wait_for_function("""async () => (await caches.keys()).filter(n => n.startsWith('sk-static-')).length === 1
+            && !!(await caches.match(document.querySelector('link[rel=stylesheet]').href))""", timeout=WAIT)
+        page.context.set_offline(True)
+        page.reload()
+        expect(page.locator("#net")).to_contain_text("Page kept at", timeout=WAIT)
+        expect(page.locator("h1")).to_have_css("color", "rgb(1, 2, 3)", timeout=WAIT)
+    finally:
+        server.shutdown()
+
+
+@pytest.mark.skipif(lan_address() is None, reason="no LAN address on this machine")
+def test_the_laptop_on_wifi_mode_queues_without_a_service_worker(phones, tmp_path):
+    app = create_app({"SECRET_KEY": "s", "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}",
+                      "SERVE_HOST": "0.0.0.0"})
+    server = serve(app, "0.0.0.0")
+    base = f"http://{lan_address()}:{server.server_port}"  # plain http, not localhost: no secure context
+    try:
+        anna = phones()
+        table = open_troccas(anna, base)
+        assert anna.evaluate("window.isSecureContext") is False
+        assert anna.evaluate("'serviceWorker' in navigator") is False
+        anna.context.set_offline(True)
+        troccas_hand(anna, 40)
+        save_offline(anna)
+        expect(anna.locator("#net")).to_contain_text("1 change waiting to send.")
+        anna.context.set_offline(False)
+        expect(anna.locator("#waiting li")).to_have_count(0, timeout=WAIT)
+        assert points_on_server(anna, table) == [40]
+    finally:
+        server.shutdown()

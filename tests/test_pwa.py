@@ -1,0 +1,116 @@
+"""Installable and offline, through the test client (issue 14): the manifest and its icons, the service
+worker at the site root (allowed by the CSP, no inline script anywhere), content-hashed static URLs cached
+for a year, the offline page, the CSRF token the offline queue sends with, the icons the script draws."""
+import re
+from pathlib import Path
+
+from scorekeeper.web import pwa
+
+ROOT = Path(__file__).resolve().parent.parent
+TROCCAS = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
+           "first_dealer": "0", "stake": "0.05", "currency": "CHF"}
+
+
+def test_the_manifest_makes_the_app_installable(client):
+    r = client.get("/manifest.webmanifest")
+    assert r.status_code == 200 and r.mimetype == "application/manifest+json"
+    m = r.get_json()
+    assert m["name"] and m["short_name"] and m["display"] == "standalone" and m["start_url"] == "/"
+    assert m["theme_color"] == pwa.THEME
+    icons = {(i["sizes"], i["purpose"]): i["src"] for i in m["icons"]}
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= set(icons)
+    for (sizes, _), src in icons.items():
+        png = client.get(src)
+        data = png.get_data()
+        png.close()
+        assert png.status_code == 200 and data[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f"{int.from_bytes(data[16:20], 'big')}x{int.from_bytes(data[20:24], 'big')}" == sizes
+    assert client.get("/manifest.webmanifest", headers={"If-None-Match": r.headers["ETag"]}).status_code == 304
+    assert client.get("/manifest.webmanifest?lang=de").get_json()["lang"] == "de"
+
+
+def test_every_page_links_the_manifest_the_worker_script_and_a_touch_icon(client):
+    page = client.get("/").get_data(as_text=True)
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+    assert re.search(r'<script src="/static/offline\.js\?v=[0-9a-f]{12}" defer></script>', page)
+    assert re.search(r'rel="apple-touch-icon" href="/static/icons/apple-touch-icon\.png\?v=', page)
+    assert 'id="net"' in page
+
+
+def test_the_service_worker_is_served_from_the_root_and_allowed_by_the_csp(client):
+    r = client.get("/sw.js")
+    assert r.status_code == 200 and r.mimetype == "text/javascript"
+    assert r.headers["Cache-Control"] == "no-cache"
+    body = r.get_data(as_text=True)
+    assert "var BUILD = {};" not in body and '"version": ' in body
+    for f in pwa.PRECACHE:
+        assert re.search(rf'"/static/{re.escape(f)}\?v=[0-9a-f]{{12}}"', body), f
+    assert client.get("/sw.js", headers={"If-None-Match": r.headers["ETag"]}).status_code == 304
+    csp = r.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp and "unsafe-eval" not in csp
+
+
+def test_no_template_has_an_inline_script():
+    for path in (ROOT / "templates").rglob("*.html"):
+        for tag in re.findall(r"<script\b[^>]*>", path.read_text()):
+            assert "src=" in tag, f"{path.name}: {tag}"
+        assert not re.search(r"\son[a-z]+=", path.read_text()), path.name  # no inline event handlers either
+
+
+def test_static_urls_name_their_content_and_a_hashed_url_is_kept_a_year(client):
+    page = client.get("/").get_data(as_text=True)
+    urls = re.findall(r'"(/static/[^"]+)"', page)
+    assert urls and all(re.search(r"\?v=[0-9a-f]{12}$", u) for u in urls)
+    css = next(u for u in urls if "app.css" in u)
+    r = client.get(css)
+    assert r.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    r.close()
+    for stale in ("/static/app.css", "/static/app.css?v=000000000000"):  # no digest, or an old one: ask again
+        r = client.get(stale)
+        assert r.status_code == 200 and r.headers["Cache-Control"] == "no-cache", stale
+        r.close()
+
+
+def test_a_changed_file_gets_a_new_url(app, tmp_path):
+    (tmp_path / "x.css").write_text("a{}")
+    app.static_folder = str(tmp_path)
+    with app.test_request_context():
+        first = pwa.static_url("x.css")
+        (tmp_path / "x.css").write_text("a{color:red}")
+        assert pwa.static_url("x.css") != first
+        assert pwa.static_url("missing.css") == "/static/missing.css"
+
+
+def test_the_offline_page_and_the_queue_token(client):
+    r = client.get("/offline")
+    assert r.status_code == 200 and "Not on this phone yet" in r.get_data(as_text=True)
+    r = client.get("/csrf")
+    assert r.headers["Cache-Control"] == "no-store" and r.get_json()["csrf_token"]
+
+
+def test_the_offline_queue_posts_like_a_form_with_its_token_and_a_fresh_csrf_token(csrf_app):
+    """What static/offline.js sends: the form's fields, its idempotency token, a CSRF token from /csrf."""
+    client = csrf_app.test_client()
+    page = client.get("/tables/new/troccas").get_data(as_text=True)
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+    url = client.post("/tables/new/troccas", data={**TROCCAS, "csrf_token": token}).headers["Location"]
+    hand = {"partner": "Cla", "side": "first", "points": "40", "token": "queued-token-1", "action": "save"}
+    for _ in range(2):  # sent, the answer lost, sent again: one hand
+        fresh = client.get("/csrf").get_json()["csrf_token"]
+        assert client.post(url + "/hands", data={**hand, "csrf_token": fresh}).status_code == 303
+    assert len(client.get(url + "/export.json").get_json()["hands"]) == 1
+
+
+def test_the_home_page_offers_to_remove_a_table_in_the_players_language(client):
+    page = client.get("/?lang=de").get_data(as_text=True)
+    assert 'data-remove="Entfernen"' in page
+    assert 'data-waiting-title="Auf diesem Telefon gespeichert' in page
+
+
+def test_the_committed_icons_are_what_the_script_draws(tmp_path):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_icons", ROOT / "scripts" / "make_icons.py")
+    make = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make)
+    size, bleed, scale = make.ICONS["apple-touch-icon.png"]  # the smallest: the same drawing at every size
+    assert make.draw(size, bleed, scale) == (ROOT / "static" / "icons" / "apple-touch-icon.png").read_bytes()
