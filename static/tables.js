@@ -79,9 +79,8 @@
   // platform allows), unless the points are already typed.
   document.addEventListener("change", function (e) {
     var t = e.target, form = t.form;
-    if (!form || form.id !== "hand-form" || t.type !== "radio") { return; }
-    if (["declarer", "taker", "contract", "partner"].indexOf(t.name) < 0) { return; }
-    var points = form.querySelector("input[name=points]");
+    if (!form || form.id !== "hand-form" || t.type !== "radio" || !t.closest("[data-keypad-next]")) { return; }
+    var points = form.querySelector("input.keypad");  // the game's points field (macros/fields.html)
     if (points && !points.value && points.offsetParent !== null) { points.focus(); }
   });
 })();

@@ -199,3 +199,104 @@ def test_two_scorers_changing_the_table_at_once(client):
     assert r.status_code == 200 and "changed on another phone meanwhile" in page
     assert 'name="stake" value="0.20"' in page  # the form shows the table as it is now
     assert "Eva" not in client.get(url).get_data(as_text=True)
+
+
+# ---- found in review: each of these was a real bug ----
+
+def test_a_player_cannot_be_renamed_to_someone_who_played_here(client):
+    url = open_table(client)
+    hand(client, url, "Anna", 63, 1)
+    change(client, url, ["Anna", "Ben", "Cla", "Dumeng"], leaves=[0], token="f1")  # Anna leaves
+    r = change(client, url, ["Anna", "Cla", "Dumeng"], token="f2")  # Ben corrected to Anna: two histories merged
+    assert r.status_code == 200 and "Anna already played at this table" in r.get_data(as_text=True)
+    assert "+3" in client.get(url).get_data(as_text=True)  # Anna's hand 1 is still hers
+
+
+def test_a_hand_form_made_before_a_table_change_is_refused_not_saved_to_other_seats(client):
+    url = open_table(client)
+    form = client.get(url).get_data(as_text=True)
+    made_for = re.search(r'name="setup" type="hidden" value="([^"]+)"', form).group(1)
+    change(client, url, ["Anna", "Ben", "Cla", "Dumeng"], join="Eva", token="m1")  # meanwhile, on another phone
+    r = client.post(url + "/hands", data={"contract": "normal", "declarer": "Anna", "side": "declarer",
+                                          "points": "63", "token": "m2", "setup": made_for, "action": "save"})
+    assert r.status_code == 200 and "changed on another phone meanwhile" in r.get_data(as_text=True)
+    assert "No hands yet" in client.get(url).get_data(as_text=True)
+
+
+def test_a_change_of_the_table_checks_the_version_under_the_lock(app):
+    from scorekeeper import store
+    from scorekeeper.engine.games import get_game
+    with app.app_context():
+        table = store.create_table("troggu", ["Anna", "Ben", "Cla", "Dumeng"], {}, 10, "CHF", 0)
+        rename = get_game("troggu").rename
+        store.change_table(table.id, ["Anna", "Ben", "Cla", "Dumeng"], 20, {}, {}, rename, "v1", expected_version=0)
+        with pytest.raises(store.Moved):  # a second form opened at version 0: refused, nothing applied
+            store.change_table(table.id, ["Anna", "Ben", "Cla", "Dumeng"], 50, {}, {}, rename, "v2",
+                               expected_version=0)
+        assert store.get_table(table.id).stake == 20
+        # the same form posted twice: done once, said done both times
+        assert store.change_table(table.id, ["Anna", "Ben", "Cla", "Dumeng"], 20, {}, {}, rename, "v1",
+                                  expected_version=0)
+
+
+def test_undo_takes_back_only_the_change_its_button_named(client):
+    url = open_table(client)
+    hand(client, url, "Anna", 63, 1)
+    named = re.search(r'name="change" value="(\d+)"', client.get(url).get_data(as_text=True)).group(1)
+    hand(client, url, "Ben", 63, 2)  # another phone saves hand 2
+    client.post(url + "/undo", data={"token": "u9", "change": named})  # this phone's button said hand 1
+    page = client.get(url).get_data(as_text=True)
+    assert "Nothing was undone" in page and len(re.findall(r'<li id="hand-\d+" class="hand">', page)) == 2
+
+
+def test_two_deletes_from_one_page_delete_both(client):
+    url = open_table(client)
+    for n in (1, 2, 3):
+        hand(client, url, "Anna", 63, n)
+    page = client.get(url).get_data(as_text=True)
+    tokens = dict(re.findall(r'action="[^"]*/hands/(\d+)/delete">\s*<input[^>]*><input type="hidden" name="token" '
+                             r'value="([^"]+)"', page))
+    client.post(url + "/hands/1/delete", data={"token": tokens["1"]})
+    client.post(url + "/hands/2/delete", data={"token": tokens["2"]})  # the same page, before a reload
+    assert re.findall(r'<li id="hand-(\d+)" class="hand">', client.get(url).get_data(as_text=True)) == ["3"]
+
+
+def test_the_migrations_go_down_again_after_a_change_of_the_table(tmp_path):
+    from alembic import command
+    from alembic.config import Config
+
+    from scorekeeper import create_app, store
+    from scorekeeper.store.db import MIGRATIONS
+    url = f"sqlite:///{tmp_path / 'down.sqlite'}"
+    app = create_app({"TESTING": True, "SECRET_KEY": "s", "DATABASE_URL": url})
+    with app.app_context():
+        table = store.create_table("troggu", ["Anna", "Ben", "Cla", "Dumeng"], {}, 10, "CHF", 0)
+        store.change_table(table.id, ["Anna", "Ben", "Cla", "Dumeng"], 20, {}, {}, lambda f, o, n: f, "d1")
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with app.extensions["store"].begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0003")
+
+
+def test_a_game_without_card_points_ignores_counting_posts(client):
+    r = client.post("/tables/new/triomphe_forcee", data={"players-0": "Anna", "players-1": "Ben", "players-2": "Cla",
+                                                          "players-3": "Dumeng", "first_dealer": "0", "stake": "0.50",
+                                                          "currency": "CHF", "rule_force_trump": "T11"})
+    url = r.headers["Location"]
+    for data in ({"group": "FOOL", "action": "group"}, {"card": "FOOL", "action": "save", "la_mort": "Anna"},
+                 {"group": "T1 T2", "action": "ungroup:0"}):
+        assert client.post(url + "/hands", data=data).status_code in (200, 303)
+        assert client.post(url + "/preview", data=data).status_code == 200
+
+
+def test_a_player_named_none_can_be_chosen(client):
+    r = client.post("/tables/new/troccas", data={"players-0": "None", "players-1": "Ben", "players-2": "Cla",
+                                                  "players-3": "Zoë", "first_dealer": "0", "stake": "0.05",
+                                                  "currency": "CHF", "rule_all_tricks_take_scart": "y"})
+    url = r.headers["Location"]
+    r = client.post("/tables/new/troggu", data={**TROGGU, "players-0": "None"})
+    url = r.headers["Location"]
+    r = client.post(url + "/hands", data={"contract": "normal", "declarer": "None", "side": "declarer",
+                                          "points": "63", "token": "n1", "action": "save"})
+    assert r.status_code == 303

@@ -32,6 +32,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.execute("DELETE FROM changes WHERE hand_id IS NULL")  # changes of the table itself: none before 0004
     with op.batch_alter_table("changes") as batch:
         batch.alter_column("hand_id", existing_type=sa.Integer, nullable=False)
     op.drop_column("hands", "setup")

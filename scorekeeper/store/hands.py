@@ -6,6 +6,8 @@ and is written with its idempotency token in the same transaction, so a repeated
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
 from datetime import datetime
 
@@ -13,7 +15,7 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .db import engine, is_key, now, writing
-from .schema import Change, Full, Hand, NotFound, Stale, TableInfo, changes, hands, tables
+from .schema import Change, Full, Hand, Moved, NotFound, Stale, TableInfo, changes, hands, tables
 
 def _table(row) -> TableInfo:
     return TableInfo(row.id, row.game, tuple(row.players), dict(row.rules), row.stake, row.currency,
@@ -109,17 +111,24 @@ def _once(token: str | None, write):
     try:
         with writing() as conn:
             return write(conn)
-    except (IntegrityError, Stale, NotFound, Full):
+    except (IntegrityError, Stale, NotFound, Full, Moved):
         done = by_token(token)  # the same form posted again (double tap, retry; a delete twice): the first won
         if done is None:
             raise
         return done
 
 
-def add_hand(table_id: str, facts: dict, token: str | None = None, limit: int | None = None) -> Hand:
-    """Append a hand to the table (once per token) and return it; raise Full if it has `limit` live hands."""
+def add_hand(table_id: str, facts: dict, token: str | None = None, limit: int | None = None,
+             made_for: str | None = None) -> Hand:
+    """Append a hand to the table (once per token) and return it; raise Full if it has `limit` live hands.
+
+    `made_for` is the fingerprint of the table's players, stake and house rules the form was made for:
+    if the table changed since, Moved is raised and nothing is saved (per-player fields are by seat).
+    """
     def write(conn):
         _bump(conn, table_id)  # the table's row is locked from here: two saves can't both pass the limit
+        if made_for is not None and fingerprint(_setup(conn, table_id)) != made_for:
+            raise Moved(None)
         if limit is not None and count_hands(table_id, conn) >= limit:
             raise Full(limit)
         number = (conn.execute(select(func.max(hands.c.number)).where(hands.c.table_id == table_id)).scalar() or 0) + 1
@@ -213,10 +222,12 @@ def _undoable(table_id):
             .order_by(changes.c.id.desc()).limit(1))
 
 
-def undo(table_id: str, token: str | None = None, rename=None) -> Change | None:
+def undo(table_id: str, token: str | None = None, rename=None, expected: int | None = None) -> Change | None:
     """Revert the table's last change (an add, edit, delete or a change of the table); None if nothing to undo.
 
-    `rename(facts, old, new)` is the game's, for taking back a change that renamed players.
+    `rename(facts, old, new)` is the game's, for taking back a change that renamed players. With
+    `expected` (the change the Undo button named), a different last change raises Moved: undo never
+    takes back a change the player didn't see.
 
     Once per token, like a save: the token is looked up after the table's row is locked, in the same
     transaction, so a double-tapped Undo (two posts at once) waits for the first and then answers with
@@ -231,6 +242,8 @@ def undo(table_id: str, token: str | None = None, rename=None) -> Change | None:
         row = conn.execute(_undoable(table_id)).first()
         if row is None:
             return None
+        if expected is not None and row.id != expected:
+            raise Moved(row.id)  # the button named another change: another phone changed the table since
         _bump(conn, table_id)
         conn.execute(update(changes).where(changes.c.id == row.id).values(undone=True))
         if row.hand_id is None:  # a change of the table: its settings back, its renames reversed
@@ -282,16 +295,23 @@ def import_table(table: TableInfo, hand_list: list[Hand]) -> TableInfo:
 # ---- the table changes during the evening: who plays, the stake, the house rules ----
 
 def change_table(table_id: str, players: list[str], stake: int, rules: dict, renames: dict[str, str],
-                 rename, token: str | None = None) -> bool:
+                 rename, token: str | None = None, expected_version: int | None = None) -> bool:
     """Change the table from the next hand on (earlier hands keep their own setup); rename players everywhere.
 
     `renames` maps old names to new ones: every hand, its setup and its dealer follow, through the
-    game's `rename(facts, old, new)`. Logged like a hand's change, so Undo takes it back. Return False
-    if this token was already used (a double tap: the first did it).
+    game's `rename(facts, old, new)`. Logged like a hand's change, so Undo takes it back. The token is
+    looked up and `expected_version` checked under the table's lock, in the same transaction: a double
+    tap does it once (True both times), a change made on a form older than the table raises Moved.
     """
     try:
         with writing() as conn:
-            _bump(conn, table_id)
+            if conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update()).first() is None:
+                raise NotFound(table_id)
+            if is_key(token) and conn.execute(select(changes.c.id).where(changes.c.token == token)).first():
+                return True  # this form was posted before: the first post did it
+            version = _bump(conn, table_id) - 1
+            if expected_version is not None and version != expected_version:
+                raise Moved(version)
             row = conn.execute(select(tables.c.players, tables.c.stake, tables.c.rules)
                                .where(tables.c.id == table_id)).first()
             before = {"players": list(row.players), "stake": row.stake, "rules": dict(row.rules)}
@@ -302,7 +322,18 @@ def change_table(table_id: str, players: list[str], stake: int, rules: dict, ren
     except IntegrityError:
         if not is_key(token):
             raise
-        return False
+        return True  # two posts of one form met: the other one did it
+
+
+def fingerprint(setup: dict) -> str:
+    """Name the table's setup (players, stake, house rules) in a few characters, for a form to carry."""
+    text = json.dumps({k: setup[k] for k in ("players", "stake", "rules")}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def current_setup(table: TableInfo) -> dict:
+    """Return the setup in force at a table now."""
+    return {"players": list(table.players), "stake": table.stake, "rules": dict(table.rules)}
 
 
 def _set_table(conn, table_id: str, settings: dict, renames: dict, rename) -> None:

@@ -104,6 +104,10 @@ class Full(Exception):
         self.limit = limit
 
 
+class Moved(Exception):
+    """The table changed since the form was made (its setup, its version, its last change)."""
+
+
 class Stale(Exception):
     """The hand changed since the form was loaded (its version moved on)."""
 

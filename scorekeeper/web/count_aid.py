@@ -16,6 +16,7 @@ from ..engine.games import CLASSES, cards_for_classes, class_sizes, count_pile, 
 from ..engine.naming import class_label, say
 from ..engine.text import fmt_points
 from . import hand_form
+from .counting import group_size
 
 SEGMENTED = 6  # a class of at most this many cards gets one button per count (one tap), the rest a number
 
@@ -34,6 +35,8 @@ class Aid:
 
 def start(game, table, formdata) -> Aid:
     """Return the counting aid for a form: its classes, and the groups and taps posted with it."""
+    if game.counting == "tricks":
+        return Aid([])  # no card points: nothing to count, whatever was posted
     rules = resolve_rules(game, table.rules)
     aid = Aid(rows(game, table, formdata), group_size=group_size(game))
     groups = [g.split() for g in formdata.getlist("group") if g.split()]
@@ -49,17 +52,10 @@ def start(game, table, formdata) -> Aid:
     return aid
 
 
-def group_size(game) -> int | None:
-    """Return how many cards players count at once: the game's groups, or pairs for halves."""
-    if game.counting == "groups":
-        return game.group_size
-    if game.counting == "halves":
-        return 2  # french-tarot-wikipedia.txt: "Cards are paired"
-    return None
-
-
 def add_group(form, game, table, aid: Aid, remove: str = "") -> None:
     """Add the tapped cards as one group (or take group `remove` out); a message at the count if not."""
+    if not form.entry.counts:
+        return  # a game without card points has no counting aid
     rules = resolve_rules(game, table.rules)
     if remove:
         i = int(remove) if remove.isascii() and remove.isdigit() and len(remove) < 4 else -1
@@ -149,8 +145,8 @@ def before_save(form, game, table, formdata, aid: Aid) -> bool:
 
     Return False (messages at the fields) when the count can't be made; True otherwise.
     """
-    if not wanted(formdata):
-        return True
+    if not wanted(formdata) or not form.entry.counts:
+        return True  # nothing to count, or a game without card points: what was posted for it is ignored
     target = form.count_of.data or default_target(form)
     found = next((c for c in form.entry.counts if c.target == target), None)
     if found is not None and (form[found.points].data or "").strip():

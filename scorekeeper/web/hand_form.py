@@ -28,6 +28,7 @@ class HandForm(FlaskForm):
 
     token = HiddenField()
     version = HiddenField()
+    setup = HiddenField()  # the table's setup the seats were numbered for (store.fingerprint)
     count_of = RadioField(choices=[], validate_choice=False)
 
 
@@ -39,6 +40,11 @@ class Checkboxes(SelectMultipleField):
 def fail(field, message) -> None:
     """Attach a message (a Line or text) to a field; WTForms keeps errors as a tuple until validate()."""
     field.errors = [*field.errors, say(message, gettext)]
+
+
+def _radio_value(value):
+    """Keep a radio's value as text and nothing chosen as None (WTForms' default str() makes it "None")."""
+    return value if value is None else str(value)
 
 
 def _seat_label(label, player: str) -> str:
@@ -59,7 +65,7 @@ def _wtfield(f):
     if isinstance(f, Pick):
         blank = [("", say(f.blank, gettext))] if f.blank is not None else []
         return RadioField(choices=blank + [(v, say(label, gettext)) for v, label in f.choices],
-                          default=f.default, validate_choice=False)
+                          default=f.default, validate_choice=False, coerce=_radio_value)
     if isinstance(f, Ticks):
         return Checkboxes(choices=[(v, say(label, gettext)) for v, label in f.choices], validate_choice=False)
     return StringField()
@@ -135,7 +141,7 @@ def _read(field, f, wrong: list):
     """Read one field by its kind; on a wrong value record the message at the field."""
     message = None
     if isinstance(f, Pick):
-        value = field.data if field.data not in (None, "", "None") else None
+        value = field.data or None  # nothing chosen: None (a player may be called "None")
         if value is None and f.required is not None:
             message = f.required
         elif value is not None and value not in {v for v, _label in f.choices}:

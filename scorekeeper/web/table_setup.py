@@ -51,18 +51,32 @@ def change(table_id):
     else:
         values = request.form.to_dict()
         form = rules_form(game, table.rules, request.form)
-        settings = check(game, table, values, form, errors, fixed)
+        former = {p.casefold() for h in store.list_hands(table.id) for p in (h.setup or {}).get("players", ())}
+        settings = check(game, table, values, form, errors, fixed, former)
         if settings is not None:
             players, stake, rules, renames = settings
-            store.change_table(table.id, players, stake, rules, renames, game.rename, request.form.get("token"))
-            return redirect(url_for("tables.show", table_id=table.id), 303)
+            try:
+                store.change_table(table.id, players, stake, rules, renames, game.rename, request.form.get("token"),
+                                   expected_version=table.version)
+                return redirect(url_for("tables.show", table_id=table.id), 303)
+            except store.Moved:  # another change got in between the check above and this one: nothing applied
+                errors["players"] = _("The table was changed on another phone meanwhile. Here it is as it is "
+                                      "now: make your change again.")
+                table = store.get_table(table.id)
+                values = {f"name{i}": p for i, p in enumerate(table.players)}
+                values["stake"] = f"{table.stake // 100}.{table.stake % 100:02d}"
+                form = rules_form(game, table.rules)
     return render_template("table_setup.html", table=table, game=game, values=values, errors=errors,
                            rules=form, fixed=fixed, token=new_token(), max_name=MAX_NAME)
 
 
-def check(game, table, values: dict, form, errors: dict, fixed: bool):
-    """Return (players, stake, rules, renames) from the posted change, or None with messages at the fields."""
-    staying, renames = [], {}
+def check(game, table, values: dict, form, errors: dict, fixed: bool, former: set = frozenset()):
+    """Return (players, stake, rules, renames) from the posted change, or None with messages at the fields.
+
+    `former` holds (casefolded) every name that played a hand at this table: a player may not be renamed
+    to someone who played here (their hands would merge for good); someone who left may come back.
+    """
+    staying, renames, fields = [], {}, []
     for i, old in enumerate(table.players):
         name = " ".join((values.get(f"name{i}") or "").split())
         if values.get(f"leaves{i}"):
@@ -72,18 +86,21 @@ def check(game, table, values: dict, form, errors: dict, fixed: bool):
         elif len(name) > MAX_NAME or invisible(name):
             errors[f"name{i}"] = _("A name has at most %(n)s characters, and no invisible ones.", n=MAX_NAME)
         elif name != old:
+            if name.casefold() in former - {p.casefold() for p in table.players}:  # someone who left
+                errors[f"name{i}"] = _("%(name)s already played at this table: choose another name.", name=name)
             renames[old] = name
         staying.append(name or old)
+        fields.append(f"name{i}")
     joining = " ".join((values.get("join") or "").split())
     if joining:
         if len(joining) > MAX_NAME or invisible(joining):
             errors["join"] = _("A name has at most %(n)s characters, and no invisible ones.", n=MAX_NAME)
         staying.append(joining)
+        fields.append("join")
     seen = set()
-    for i, name in enumerate(staying):
-        if name.casefold() in seen:
-            errors["join" if joining and i == len(staying) - 1 else f"name{i}"] = \
-                _("Two players can't have the same name.")
+    for name, key in zip(staying, fields):  # the message goes to the field that repeats a name
+        if name.casefold() in seen and key not in errors:
+            errors[key] = _("Two players can't have the same name.")
         seen.add(name.casefold())
     try:
         stake = money_minor(values.get("stake") or "")

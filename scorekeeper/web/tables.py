@@ -90,6 +90,7 @@ def last_facts(hands) -> dict | None:
 
 def page(table, game, hands, form, status=200, message=None, preview=None, engine_error=None, aid=None):
     """Render the table page: the new-hand form above the scoreboard."""
+    message = message or next(iter(get_flashed_messages(category_filter=["message"])), None)
     b = board.build(table, hands, board.latest(len(hands)))
     return render_template("table.html", table=table, game=game, form=form, b=b,
                            last=store.last_change(table.id), message=message, preview=preview,
@@ -118,6 +119,7 @@ def show(table_id):
     hands = store.list_hands(table.id)
     form = hand_form.new_form(game, table, last_facts(hands))
     form.token.data = new_token()
+    form.setup.data = store.fingerprint(store.current_setup(table))  # the seats this form's fields are for
     return page(table, game, hands, form)
 
 
@@ -154,9 +156,15 @@ def add(table_id):
         if facts is not None:
             limit = current_app.config["MAX_HANDS"]
             try:
-                hand = store.add_hand(table.id, facts, form.token.data or None, limit=limit)
+                hand = store.add_hand(table.id, facts, form.token.data or None, limit=limit,
+                                      made_for=form.setup.data or None)
                 flash(str(hand.number), "saved")  # said on the next page, with Undo beside it
                 return redirect(url_for("tables.show", table_id=table.id), 303)
+            except store.Moved:
+                # the players, stake or house rules changed on another phone since this form was made
+                form.setup.data = store.fingerprint(store.current_setup(table))
+                engine_error = _("The table was changed on another phone meanwhile (players, stake or house "
+                                 "rules). Check this hand against the table as it is now, then save again.")
             except store.Full:
                 engine_error = _("This table already holds %(n)s hands, the most one table can keep. Export it "
                                  "and open a new table for the rest of the evening.", n=format_number(limit))
@@ -247,7 +255,12 @@ def delete(table_id, number):
 @bp.post("/t/<table_id>/undo")
 def undo(table_id):
     table, game = load(table_id)
-    store.undo(table.id, request.form.get("token") or None, rename=game.rename)
+    try:
+        store.undo(table.id, request.form.get("token") or None, rename=game.rename,
+                   expected=digits(request.form.get("change")))
+    except store.Moved:
+        flash(_("Nothing was undone: another phone changed the table since. The Undo button now names the last "
+                "change."), "message")
     return redirect(url_for("tables.show", table_id=table.id), 303)
 
 
