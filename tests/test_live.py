@@ -193,7 +193,7 @@ def test_the_table_page_polls_only_the_scoreboard(client):
     page = client.get(open_table(client)).get_data(as_text=True)
     poller = re.search(r'<div id="live"[^>]*>', page).group(0)
     assert 'hx-trigger="every 2s"' in poller and 'hx-swap="none"' in poller
-    assert 'hx-select-oob="#totals,#chart,#hands,#live,#hand-title"' in poller  # never the hand form's fields
+    assert 'hx-select-oob="#totals,#chart,#numbers-body,#seated,#hands,#live,#hand-title"' in poller  # never the hand form's fields
 
 
 # ---- at home on the Wi-Fi ----

@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from test_entry_conformance import CASES
+
 TROGGU = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Dumeng",
           "first_dealer": "0", "stake": "0.10", "currency": "CHF", "rule_min_players": "3",
           "rule_match_with_tapp_points": "y", "rule_misere_tie": "each_top_pays", "rule_tapp_4p": "10"}
@@ -146,19 +148,29 @@ def test_export_and_import_keep_the_evening_exactly(client):
     assert "Eva joins; stake 20 Rappen" in csv and "Anna leaves" in csv
 
 
-def test_every_game_renames_a_player_in_its_facts_and_back():
-    """A rename reaches every place a game keeps a name, and taking it back gives the same facts."""
+def strings_in(value) -> set:
+    """Return every string in a JSON value, object keys included."""
+    if isinstance(value, dict):
+        return set(value) | {s for v in value.values() for s in strings_in(v)}
+    if isinstance(value, list):
+        return {s for v in value for s in strings_in(v)}
+    return {value} if isinstance(value, str) else set()
+
+
+@pytest.mark.parametrize("game_id,players,facts", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_every_game_renames_a_player_in_its_facts_and_back(game_id, players, facts):
+    """A rename reaches every place a game keeps a name (partners, misère piles, bids, tricks, La Mort …)."""
     from scorekeeper.engine.games import all_games, resolve_rules
-    for game in all_games().values():
-        ex = game.example(game)
-        rules = resolve_rules(game, None)
-        before = game.score(list(ex.players), ex.hand, rules).scores
-        for old in ex.players:
-            facts = game.rename(ex.hand, old, "Zed")
-            seated = ["Zed" if p == old else p for p in ex.players]
-            after = game.score(seated, facts, rules).scores  # the engine finds the new name everywhere
-            assert after == {("Zed" if p == old else p): s for p, s in before.items()}, (game.id, old)
-            assert game.rename(facts, "Zed", old) == ex.hand
+    game = all_games()[game_id]
+    rules = resolve_rules(game, None)
+    before = game.score(players, facts, rules).scores
+    for old in players:
+        renamed = game.rename(facts, old, "Zed")
+        seated = ["Zed" if p == old else p for p in players]
+        after = game.score(seated, renamed, rules).scores  # the engine finds the new name everywhere it looks
+        assert after == {("Zed" if p == old else p): s for p, s in before.items()}, (game_id, old)
+        assert old not in strings_in(renamed)  # nowhere left under the old name, keys included
+        assert game.rename(renamed, "Zed", old) == facts
 
 
 FRENCH = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Dumeng", "first_dealer": "0",

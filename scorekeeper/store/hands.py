@@ -14,6 +14,7 @@ from datetime import datetime
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from ..engine.seating import next_dealer
 from .db import engine, is_key, now, writing
 from .schema import Change, Full, Hand, Moved, NotFound, Stale, TableInfo, changes, hands, tables
 
@@ -141,24 +142,6 @@ def add_hand(table_id: str, facts: dict, token: str | None = None, limit: int | 
         _log(conn, table_id, hand_id, "add", None, facts, token)
         return Hand(hand_id, number, facts, 1, t, t, dealer, setup)
     return _once(token, write)
-
-
-def next_dealer(players, first_dealer: int, last_dealer: str | None, seated_then=None) -> str:
-    """Return who deals next: the player after the last hand's dealer, or the first dealer.
-
-    If the last dealer has left, the deal goes to the next player after him, in the seating of his
-    hand (`seated_then`), who is still at the table.
-    """
-    players = list(players)
-    if last_dealer in players:
-        return players[(players.index(last_dealer) + 1) % len(players)]
-    then = list(seated_then or [])
-    if last_dealer in then:
-        ring = then[then.index(last_dealer) + 1:] + then[:then.index(last_dealer)]
-        for p in ring:
-            if p in players:
-                return p
-    return players[first_dealer % len(players)]
 
 
 def _next_dealer(conn, table_id: str) -> str:

@@ -8,7 +8,7 @@ from functools import lru_cache
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from .. import store
+from ..engine.seating import next_dealer
 from ..engine import settle
 from ..engine.errors import ScoreError
 from ..engine.games import Result, get_game, resolve_rules
@@ -138,7 +138,7 @@ def build(table, hands, worded: range | None = None, explain: bool = True) -> Bo
     units = settle.totals(everyone, [r.scores for r in rows])
     money = settle.totals(everyone, [r.payouts for r in rows])
     last = rows[-1] if rows else None
-    after = store.next_dealer(table.players, table.first_dealer, last.dealer if last else None,
+    after = next_dealer(table.players, table.first_dealer, last.dealer if last else None,
                               last.players if last else None)
     return Board(table, game, rows, units, money, after, deal_games(table, rows), everyone,
                  {p for p in everyone if p not in table.players},

@@ -12,6 +12,7 @@ from flask_babel import format_number
 from flask_babel import gettext as _
 
 from .. import store
+from ..engine.seating import next_dealer
 from . import board, bounds, stats
 from ..engine.errors import ScoreError
 from ..engine.games import all_games, check_players, resolve_rules
@@ -159,7 +160,7 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
     dealt, last = [], None
     for h in sorted(hands, key=lambda h: h.number):
         seated = (h.setup or {}).get("players") or players
-        last = h.dealer or store.next_dealer(seated, dealer_seat, last)
+        last = h.dealer or next_dealer(seated, dealer_seat, last)
         dealt.append(replace(h, dealer=last))
     return table, dealt
 
