@@ -106,6 +106,18 @@
     var data = new FormData(form);
     if (submitter && submitter.name) { data.set(submitter.name, submitter.value); }
     var body = new URLSearchParams(data), change = describe(form, submitter, m);
+    if (change.kind === "undo") {  // Undo while changes of this table wait: the last of them is taken back
+      var mine = load().filter(function (c) { return c.table === m[1] && c.state !== "editing"; });
+      if (mine.length) {
+        try {
+          update(mine[mine.length - 1].id, function (c) { c.gone = true; });
+          say(T.undone);
+        } catch (err) {
+          say(T.storage, true);
+        }
+        return;
+      }
+    }
     change.id = editing || body.get("token") || token();
     body.set("token", change.id);
     change.table = m[1]; change.action = action.pathname; change.body = body.toString();
@@ -170,11 +182,22 @@
   function send(change, csrf) {
     var body = new URLSearchParams(change.body);
     body.set("csrf_token", csrf);
-    return fetch(change.action, { method: "POST", body: body, credentials: "same-origin", redirect: "manual" })
+    // An undo follows its redirect: "nothing was undone" (the table moved on) is said on the page it leads to.
+    var undo = change.kind === "undo";
+    return fetch(change.action, { method: "POST", body: body, credentials: "same-origin", redirect: undo ? "follow" : "manual" })
       .then(function (res) {
         if (res.type === "opaqueredirect" || (res.status >= 300 && res.status < 400)) {
           update(change.id, function (c) { c.gone = true; });
           return true;
+        }
+        if (undo && res.ok && res.redirected) {
+          return res.text().then(function (html) {
+            var said = new DOMParser().parseFromString(html, "text/html").querySelector("main .message");
+            update(change.id, function (c) {
+              if (said) { c.state = "refused"; c.reason = said.textContent.trim(); } else { c.gone = true; }
+            });
+            return true;
+          });
         }
         if (res.status === 429 || res.status === 502 || res.status === 503 || res.status === 504) {
           throw new Error("not now");

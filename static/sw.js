@@ -13,10 +13,7 @@ self.addEventListener("install", function (e) {
   e.waitUntil(caches.open(STATIC).then(function (c) { return c.addAll(BUILD.assets); })
     .then(function () {
       return caches.open(PAGES).then(function (c) {
-        return Promise.all(BUILD.pages.map(function (u) {
-          return fetch(u, { credentials: "same-origin" }).then(function (r) { return keep(c, u, r); })
-            .catch(function () { /* kept the next time it is opened */ });
-        }));
+        return fetch(BUILD.offline, { credentials: "same-origin" }).then(function (r) { return keep(c, BUILD.offline, r); });
       });
     })
     .then(function () { return self.skipWaiting(); }));
@@ -69,7 +66,7 @@ function page(e, req) {
       });
       if (!kept) {
         return net.catch(function () {
-          return cache.match(BUILD.pages[1]).then(function (off) { return off ? marked(off) : Response.error(); });
+          return cache.match(BUILD.offline).then(function (off) { return off ? marked(off) : Response.error(); });
         });
       }
       return within(net, WAIT).catch(function () { return marked(kept); });

@@ -168,12 +168,23 @@ def test_a_waiting_hand_can_be_edited_and_deletes_and_undo_wait_in_order(phones,
     anna.locator("#hand-1").get_by_role("button", name="Delete").click()  # a second tap: kept once
     anna.locator("#hand-2").get_by_role("button", name="Delete").click()  # (the page's Deletes share a token)
     expect(anna.locator("#waiting li")).to_have_count(4, timeout=WAIT)
-    anna.locator(".table-actions").get_by_role("button", name="Undo").click()
-    expect(anna.locator("#waiting li")).to_have_count(5, timeout=WAIT)
+    anna.locator(".table-actions").get_by_role("button", name="Undo").click()  # takes back the last waiting one
+    expect(anna.locator("#waiting li")).to_have_count(3, timeout=WAIT)
+    expect(anna.locator("#net")).to_contain_text("Undone: the last waiting change will not be sent.")
+    expect(anna.locator("#hand-2")).to_have_class("hand")
     anna.context.set_offline(False)
     expect(anna.locator("#waiting li")).to_have_count(0, timeout=WAIT)
-    # in order: 33 and 31 added, hands 1 and 2 deleted, and the undo brought hand 2 back
+    # in order: 33 and 31 added, hand 1 deleted (hand 2's delete was undone before it left the phone)
     assert sorted(points_on_server(anna, table)) == [31, 33, 41]
+    # an undo with nothing waiting waits itself, and undoes the table's last change when it arrives
+    anna.reload()
+    anna.context.set_offline(True)
+    anna.locator(".table-actions").get_by_role("button", name="Undo").click()
+    expect(anna.locator("#waiting li")).to_have_count(1, timeout=WAIT)
+    expect(anna.locator("#waiting li")).to_contain_text("Undo the change before it")
+    anna.context.set_offline(False)
+    expect(anna.locator("#waiting li")).to_have_count(0, timeout=WAIT)
+    assert sorted(points_on_server(anna, table)) == [31, 33, 40, 41]  # hand 1's delete undone
 
 
 def test_a_refused_change_says_why_keeps_what_was_entered_and_holds_back_the_next(phones, live_server):
@@ -225,6 +236,23 @@ def test_a_change_for_a_scorer_link_turned_off_meanwhile_is_refused_with_the_rea
     ben.once("dialog", lambda d: d.accept())
     ben.locator("#waiting li").get_by_role("button", name="Discard").click()
     expect(ben.locator("#waiting li")).to_have_count(0, timeout=WAIT)
+
+
+def test_a_waiting_undo_of_a_change_another_phone_built_on_is_refused_with_the_reason(phones, live_server):
+    anna, ben = phones(), phones()
+    table = open_troccas(anna, live_server)
+    troccas_hand(anna, 40)
+    save_online(anna)
+    under_worker(anna)
+    anna.context.set_offline(True)
+    anna.locator(".table-actions").get_by_role("button", name="Undo").click()
+    expect(anna.locator("#waiting li")).to_have_count(1, timeout=WAIT)
+    ben.goto(table)  # meanwhile another phone saves a hand
+    troccas_hand(ben, 50)
+    save_online(ben)
+    anna.context.set_offline(False)
+    expect(anna.locator("#waiting li")).to_contain_text("Nothing was undone", timeout=WAIT)
+    assert points_on_server(anna, table) == [40, 50]
 
 
 def test_fifty_waiting_hands_for_two_tables_all_land_in_order(phones, live_server):

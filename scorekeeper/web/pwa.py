@@ -27,8 +27,10 @@ YEAR = 60 * 60 * 24 * 365
 THEME = "#0b5394"  # app.css --accent
 ICONS = (("icons/icon-192.png", "192x192", "any"), ("icons/icon-512.png", "512x512", "any"),
          ("icons/maskable-512.png", "512x512", "maskable"))
-# Kept by the service worker at install: what every page needs (htmx, the styles, the scripts, the icons).
-PRECACHE = ("app.css", "tables.js", "offline.js", "vendor/htmx-2.0.11.min.js", "icons/icon-192.png")
+# Kept by the service worker at install: what every page needs (htmx, the styles, the scripts). The icons
+# are not: the home screen keeps its own copy. Nor is the home page: it is kept once opened, and until
+# then /offline (kept at install) lists this phone's tables.
+PRECACHE = ("app.css", "tables.js", "offline.js", "vendor/htmx-2.0.11.min.js")
 _digests: dict[str, tuple[tuple[int, int], str]] = {}
 
 
@@ -82,7 +84,7 @@ def build() -> dict:
     assets = [static_url(f) for f in PRECACHE]
     source = sw_source()
     version = hashlib.sha256("\n".join([source, *assets]).encode()).hexdigest()[:12]
-    return {"version": version, "assets": assets, "pages": [url_for("counting.home"), url_for("pwa.offline")]}
+    return {"version": version, "assets": assets, "offline": url_for("pwa.offline")}
 
 
 def sw_source() -> str:

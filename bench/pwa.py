@@ -1,0 +1,223 @@
+"""On the home screen and offline (issue 14), in a scripted Chromium at 390x844 against gunicorn (2 workers x
+4 threads, SQLite WAL, Flask-Compress as served):
+
+- bytes on the wire for a first and a repeat visit to a table page with 20 hands (goals: first at most 25 KB
+  compressed, repeat at most 6 KB), counted by a TCP proxy between Chromium and gunicorn: every byte both
+  ways, HTTP headers included, the service worker's own fetches included; the scoreboard's 2 s polls
+  are counted apart (they are the live board, not the visit);
+- what the service worker keeps (bytes in Cache Storage, by cache);
+- the time from the network coming back (Playwright's set_offline(False)) to the queued hands being on
+  the server (3 hands entered offline through the form; 50 hands waiting), read from the server itself.
+"""
+from __future__ import annotations
+
+import json
+import socket
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+from scorekeeper import create_app, store
+
+from . import CHROMIUM_ARGS, server
+
+PLAYERS = ["Anna", "Ben", "Cla", "Zoë"]
+HANDS = 20
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+
+
+class Proxy:
+    """A TCP proxy that counts the bytes of each HTTP exchange, the scoreboard polls apart."""
+
+    def __init__(self, upstream: int):
+        self.upstream, self.lock = upstream, threading.Lock()
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.reset()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def reset(self):
+        with self.lock:
+            self.visit = self.poll = self.requests = self.polls = 0
+            self.by_path = {}
+
+    def _accept(self):
+        while True:
+            client, _ = self.sock.accept()
+            up = socket.create_connection(("127.0.0.1", self.upstream))
+            state = {"poll": False}
+            threading.Thread(target=self._pump, args=(client, up, state, True), daemon=True).start()
+            threading.Thread(target=self._pump, args=(up, client, state, False), daemon=True).start()
+
+    def _pump(self, src, dst, state, asking):
+        try:
+            while True:
+                data = src.recv(65536)
+                if not data:
+                    break
+                with self.lock:
+                    if asking and data[:4] in (b"GET ", b"POST", b"HEAD"):
+                        line = data.split(b"\r\n", 1)[0].decode("latin-1")
+                        state["poll"] = "/board " in line
+                        state["path"] = line.split(" ")[1].split("?")[0]
+                        self.requests += 1
+                        self.polls += state["poll"]
+                    if state["poll"]:
+                        self.poll += len(data)
+                    else:
+                        self.visit += len(data)
+                        path = state.get("path", "?")
+                        self.by_path[path] = self.by_path.get(path, 0) + len(data)
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (src, dst):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def settle(self, quiet: float = 0.6, limit: float = 15.0):
+        """Wait until no visit byte has moved for `quiet` seconds (polls aside); return the visit's bytes."""
+        end, last, since = time.monotonic() + limit, -1, time.monotonic()
+        while time.monotonic() < end:
+            with self.lock:
+                now = self.visit
+            if now != last:
+                last, since = now, time.monotonic()
+            elif time.monotonic() - since >= quiet:
+                break
+            time.sleep(0.05)
+        return last
+
+
+def hands_on_server(port: int, key: str) -> int:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/t/{key}/export.json") as r:
+        return len(json.load(r)["hands"])
+
+
+def wait_until(port: int, key: str, count: int, limit: float = 120.0) -> float:
+    start = time.perf_counter()
+    while hands_on_server(port, key) < count:
+        if time.perf_counter() - start > limit:
+            raise RuntimeError("the queued hands did not arrive")
+        time.sleep(0.01)
+    return time.perf_counter() - start
+
+
+def offline_hand(page, points: int):
+    page.locator("fieldset", has=page.locator("legend", has_text="Anna plays with")).get_by_text("Cla", exact=True).click()
+    page.fill("input[name=points]", str(points))
+    page.locator("#preview", has_text="offline").wait_for(timeout=20_000)
+    before = page.locator("#waiting li").count()
+    page.locator("button.save").click()
+    page.locator("#waiting li").nth(before).wait_for(timeout=20_000)
+
+
+def short(path: str) -> str:
+    return "table page" if path.startswith("/t/") else path.rsplit("/", 1)[-1] or "/"
+
+
+def kb(n: int) -> str:
+    return f"{n / 1024:.1f} KB"
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-pwa-"))
+    url = f"sqlite:///{tmp / 'pwa.sqlite'}"
+    app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": url})
+    with app.app_context():
+        big = store.create_table("troccas", PLAYERS, {}, 5, "CHF", 0)
+        for k in range(HANDS):
+            store.add_hand(big.id, {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna", "points": 30 + k})
+        small = store.create_table("troccas", PLAYERS, {}, 5, "CHF", 0)
+        many = store.create_table("troccas", PLAYERS, {}, 5, "CHF", 0)
+    app.extensions["store"].dispose()
+    port = server.free_port()
+    proc = server.start(tmp, url, "bench", port)
+    proxy = Proxy(port)
+    base = f"http://127.0.0.1:{proxy.port}"
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            context = browser.new_context(**PHONE)
+            page = context.new_page()
+
+            proxy.reset()
+            page.goto(f"{base}/t/{big.id}")
+            page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
+            first, first_requests = proxy.settle(), proxy.requests - proxy.polls
+            first_parts = sorted(proxy.by_path.items(), key=lambda kv: -kv[1])
+
+            proxy.reset()
+            page.goto(f"{base}/t/{big.id}")
+            repeat, repeat_requests = proxy.settle(), proxy.requests - proxy.polls
+            repeat_parts = sorted(proxy.by_path.items(), key=lambda kv: -kv[1])
+            kept = page.evaluate("""async () => { const out = {};
+              for (const name of await caches.keys()) {
+                const cache = await caches.open(name); let bytes = 0, n = 0;
+                for (const r of await cache.keys()) { bytes += (await (await cache.match(r)).blob()).size; n++; }
+                out[name.startsWith('sk-static-') ? 'app files' : 'pages'] = [n, bytes];
+              }
+              return out; }""")
+            proxy.reset()
+            page.wait_for_timeout(10_000)
+            idle = proxy.poll / max(proxy.polls, 1)
+
+            # three hands entered offline through the form, then the network back
+            page.goto(f"{base}/t/{small.id}")
+            page.wait_for_function("async (u) => !!(await (await caches.open('sk-pages')).match(u))",
+                                   arg=page.url, timeout=30_000)
+            context.set_offline(True)
+            page.reload()
+            for points in (30, 40, 50):
+                offline_hand(page, points)
+            context.set_offline(False)
+            three = wait_until(port, small.id, 3)
+
+            # fifty waiting hands (the form's post, each with its own token), then the network back
+            page.goto(f"{base}/t/{many.id}")
+            page.wait_for_function("async (u) => !!(await (await caches.open('sk-pages')).match(u))",
+                                   arg=page.url, timeout=30_000)
+            context.set_offline(True)
+            offline_hand(page, 10)
+            page.evaluate("""() => {
+              const list = JSON.parse(localStorage.getItem('scorekeeper.outbox'));
+              for (let k = 1; k < 50; k++) {
+                const c = Object.assign({}, list[0]), body = new URLSearchParams(c.body);
+                body.set('points', String(10 + k % 60)); body.set('token', 'bench-' + k);
+                c.id = 'bench-' + k; c.body = body.toString(); list.push(c);
+              }
+              localStorage.setItem('scorekeeper.outbox', JSON.stringify(list));
+            }""")
+            page.reload()
+            page.locator("#net", has_text="50 changes").wait_for(timeout=20_000)
+            context.set_offline(False)
+            fifty = wait_until(port, many.id, 50)
+            browser.close()
+    finally:
+        server.stop(proc)
+
+    print(f"table page with {HANDS} hands, Chromium at 390x844 through a counting proxy (headers included),"
+          " gunicorn, compressed as served")
+    print(f"  first visit:  {kb(first)} in {first_requests} requests (page, CSS, htmx, scripts, the worker"
+          f" and what it keeps at install)   goal <= 25 KB")
+    print(f"  repeat visit: {kb(repeat)} in {repeat_requests} requests (the page; files from the worker's"
+          f" cache; the worker's and manifest's checks answered 304)   goal <= 6 KB")
+    for title, parts in (("first", first_parts), ("repeat", repeat_parts)):
+        print(f"    {title}: " + ", ".join(f"{short(p)} {kb(n)}" for p, n in parts))
+    print(f"  live board while idle: {idle:.0f} bytes per poll (every 2 s), counted apart")
+    for name, (n, size) in sorted(kept.items()):
+        print(f"  the service worker keeps {name}: {n} entries, {kb(size)} (uncompressed)")
+    print(f"  network back -> 3 hands entered offline on the server: {three * 1000:.0f} ms")
+    print(f"  network back -> 50 waiting hands on the server: {fifty * 1000:.0f} ms"
+          f" ({fifty / 50 * 1000:.0f} ms per hand, sent one after the other, in order)")
+
+
+if __name__ == "__main__":
+    main()
