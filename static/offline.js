@@ -157,6 +157,30 @@
     flush();
   }, true);
 
+  // A post the service worker caught when the network failed under it (static/sw.js): queued here.
+  var handed = document.documentElement.dataset.handoff;
+  var hm = (document.documentElement.dataset.handoffAction || "").match(CHANGE);
+  if (handed !== undefined && hm) {
+    history.replaceState(null, "", "/t/" + hm[1]);
+    var values = new URLSearchParams(handed), form = document.getElementById("hand-form"), li = hm[3] && document.getElementById("hand-" + hm[3]);
+    var kind = hm[2] === "undo" ? "undo" : hm[4] ? "delete" : hm[3] ? "edit" : "add", what = "";
+    if (kind === "add" && form) { fillForm(form, values); what = summary(form); form.reset(); }
+    var id = values.get("token") || token();
+    values.set("token", id);
+    var caught = { kind: kind, hand: hm[3] ? +hm[3] : null, summary: what, id: id, table: hm[1], action: hm[0],
+                   body: values.toString(), at: Date.now(), state: "waiting",
+                   label: kind === "add" ? T.newHand : kind === "edit" ? fill(T.editLabel, "n", hm[3])
+                     : kind === "delete" ? fill(T.deleteLabel, "hand", li ? li.querySelector("strong").textContent : hm[3])
+                     : T.undoLabel };
+    try {
+      var known = load();
+      if (!known.some(function (c) { return c.id === id && c.action === caught.action; })) { known.push(caught); store(known); }
+      say(T.kept);
+    } catch (err) {
+      say(T.storage, true);
+    }
+  }
+
   // ---- sending ----
   function sendable() {
     var blocked = {};
@@ -331,9 +355,7 @@
     });
   }
 
-  // A waiting hand back in the form: Save puts it back in its place in the queue, with its token.
-  function edit(c, form) {
-    var values = new URLSearchParams(c.body);
+  function fillForm(form, values) {
     form.reset();
     form.querySelectorAll("input").forEach(function (i) {
       if (i.type === "radio" || i.type === "checkbox") {
@@ -342,6 +364,11 @@
         i.value = values.get(i.name);
       }
     });
+  }
+
+  // A waiting hand back in the form: Save puts it back in its place in the queue, with its token.
+  function edit(c, form) {
+    fillForm(form, new URLSearchParams(c.body));
     var t = form.querySelector("input[name=token]");
     if (t) { t.value = c.id; }
     form.dataset.editing = c.id;
@@ -387,6 +414,7 @@
     var late = Date.now() - heard > 10000 || !navigator.onLine || down;
     p.textContent = fill(T.heard, "time", clock(heard, true));
     p.classList.toggle("late", late);
+    live.classList.toggle("late", late);  // its dot turns red: "live" is not true now
   }
 
   document.body.addEventListener("htmx:afterRequest", function (e) {

@@ -2,12 +2,13 @@
 // - The app's files (content-hashed URLs) are kept at install; a new version installs beside the old one,
 //   takes over at once and deletes the old files: no phone stays on an old CSS or script.
 // - Every page this phone opens is kept (its tables, the counting pages, the rules): the network first,
-//   and without one (or after 4 s of nothing) the kept copy, marked <html data-saved-at="..."> so the page
+//   and without one (or after 10 s of nothing) the kept copy, marked <html data-saved-at="..."> so the page
 //   says it may be out of date. A table the phone removes from its list is forgotten (static/offline.js).
 // - Saving offline is static/offline.js's queue, in the page: it works without this worker too (plain http).
 "use strict";
 var BUILD = {};
-var STATIC = "sk-static-" + BUILD.version, PAGES = "sk-pages", WAIT = 4000;
+var STATIC = "sk-static-" + BUILD.version, PAGES = "sk-pages", WAIT = 10000;
+var CHANGE = /^\/t\/([^/]+)\/(hands(\/\d+(\/delete)?)?|undo)$/;  // the posts static/offline.js queues
 
 self.addEventListener("install", function (e) {
   e.waitUntil(caches.open(STATIC).then(function (c) { return c.addAll(BUILD.assets); })
@@ -28,7 +29,12 @@ self.addEventListener("activate", function (e) {
 
 self.addEventListener("fetch", function (e) {
   var req = e.request, url = new URL(req.url);
-  if (req.method !== "GET" || url.origin !== self.location.origin) { return; }
+  if (url.origin !== self.location.origin) { return; }
+  if (req.method === "POST" && req.mode === "navigate" && CHANGE.test(url.pathname)) {
+    e.respondWith(handoff(req, url));
+    return;
+  }
+  if (req.method !== "GET") { return; }
   if (req.mode === "navigate") {
     e.respondWith(page(e, req));
   } else if (url.pathname.indexOf("/static/") === 0) {
@@ -74,6 +80,24 @@ function page(e, req) {
   });
 }
 
+// A hand's form posted while the phone thought it was online, and the network failed under it: the
+// table's kept page answers, carrying the post (data-handoff), which static/offline.js puts in its queue.
+function handoff(req, url) {
+  var copy = req.clone();
+  return fetch(req).catch(function (err) {
+    var key = url.pathname.match(CHANGE)[1];
+    return Promise.all([copy.text(), caches.open(PAGES).then(function (c) { return c.match("/t/" + key, { ignoreVary: true }); })])
+      .then(function (got) {
+        if (!got[1]) { throw err; }
+        return marked(got[1], ' data-handoff="' + attr(got[0]) + '" data-handoff-action="' + attr(url.pathname) + '"');
+      });
+  });
+}
+
+function attr(text) {
+  return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+}
+
 // Keep a page: a plain 200 HTML answer, with the time it was kept (headers without the wire's encoding).
 function keep(cache, key, res) {
   var type = res.headers.get("Content-Type") || "";
@@ -90,10 +114,10 @@ function keep(cache, key, res) {
   });
 }
 
-function marked(kept) {
+function marked(kept, more) {
   return kept.text().then(function (html) {
     var at = kept.headers.get("X-Saved-At") || "0";
-    return new Response(html.replace("<html", '<html data-saved-at="' + at + '"'),
+    return new Response(html.replace("<html", '<html data-saved-at="' + at + '"' + (more || "")),
                         { status: 200, statusText: "OK", headers: kept.headers });
   });
 }

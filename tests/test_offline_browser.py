@@ -42,6 +42,12 @@ def serve(app, host="127.0.0.1"):
     return server
 
 
+def serve_on(app, port):
+    server = make_server("127.0.0.1", port, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
 def open_troccas(page, base):
     """Open a Troccas table; return its address (the creator's)."""
     page.goto(f"{base}/tables/new/troccas")
@@ -131,6 +137,7 @@ def test_a_table_opens_offline_takes_three_hands_and_an_edit_and_sends_them_when
     expect(anna.locator("#net")).to_contain_text("4 changes waiting to send.")
     anna.screenshot(path=f"{SHOTS}/offline-waiting.png", full_page=True)
     anna.screenshot(path=f"{SHOTS}/offline-banner.png")
+    anna.locator("#waiting").screenshot(path=f"{SHOTS}/offline-waiting-list.png")
     assert anna.evaluate("document.documentElement.scrollWidth") <= 390
     assert zoe.locator("#hands .hand-list > li").count() == 1  # nothing reached the server
 
@@ -202,7 +209,7 @@ def test_a_refused_change_says_why_keeps_what_was_entered_and_holds_back_the_nex
     expect(refused).to_contain_text("Points")
     expect(anna.locator("#waiting li").nth(1)).to_contain_text("Waits for the refused change above.")
     expect(anna.locator("#net")).to_contain_text("A change was refused")
-    anna.screenshot(path=f"{SHOTS}/offline-refused.png", full_page=True)
+    anna.locator("#waiting").screenshot(path=f"{SHOTS}/offline-refused.png")
     assert points_on_server(anna, table) == []
     refused.get_by_role("button", name="Fix it").click()  # the server's own form, with what was typed
     expect(anna).to_have_url(re.compile(r"/hands$"), timeout=WAIT)
@@ -284,6 +291,33 @@ def test_fifty_waiting_hands_for_two_tables_all_land_in_order(phones, live_serve
     expect(anna.locator("#net")).to_be_hidden(timeout=60_000)
     assert points_on_server(anna, first) == [10] + [12 + k for k in range(0, 48, 2)]
     assert points_on_server(anna, second) == [11] + [12 + k for k in range(1, 48, 2)]
+
+
+def test_a_save_the_network_drops_under_is_caught_by_the_worker_and_sent_later(phones, tmp_path):
+    app = create_app({"SECRET_KEY": "s", "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}"})
+    server = serve(app)
+    port = server.server_port
+    base = f"http://127.0.0.1:{port}"
+    try:
+        anna = phones()
+        table = open_troccas(anna, base)
+        under_worker(anna)
+        troccas_hand(anna, 40)
+        anna.locator("input[name=points]").blur()
+        expect(anna.locator("#preview .sentence")).to_be_visible(timeout=WAIT)
+        anna.evaluate("() => document.getElementById('live').remove()")  # no poll to notice the server gone first
+        server.shutdown()
+        server.server_close()  # the phone still believes it is online: the form posts, and nothing answers
+        anna.locator("button.save").click()
+        expect(anna.locator("#waiting li")).to_have_count(1, timeout=WAIT)
+        assert anna.evaluate("() => document.documentElement.dataset.handoff !== undefined")  # the worker caught it
+        expect(anna).to_have_url(table)
+        expect(anna.locator("#waiting li")).to_contain_text("Points 40")
+        server = serve_on(app, port)  # the server answers again
+        expect(anna.locator("#waiting li")).to_have_count(0, timeout=WAIT)
+        assert points_on_server(anna, table) == [40]
+    finally:
+        server.shutdown()
 
 
 def test_storage_blocked_says_so_and_keeps_the_form(phones, live_server):
