@@ -207,8 +207,8 @@ def main() -> None:
           " gunicorn, compressed as served")
     print(f"  first visit:  {kb(first)} in {first_requests} requests (page, CSS, htmx, scripts, the worker"
           f" and what it keeps at install)   goal <= 25 KB")
-    print(f"  repeat visit: {kb(repeat)} in {repeat_requests} requests (the page; files from the worker's"
-          f" cache; the worker's and manifest's checks answered 304)   goal <= 6 KB")
+    print(f"  repeat visit: {kb(repeat)} in {repeat_requests} requests (every file from the worker's cache; an"
+          f" update check of /sw.js, when the browser makes one, is a 304)   goal <= 6 KB")
     for title, parts in (("first", first_parts), ("repeat", repeat_parts)):
         print(f"    {title}: " + ", ".join(f"{short(p)} {kb(n)}" for p, n in parts))
     print(f"  live board while idle: {idle:.0f} bytes per poll (every 2 s), counted apart")
