@@ -39,3 +39,15 @@ def test_a_long_table_shows_the_latest_hands_and_pages_the_rest(client, app):
     older = re.search(r'href="([^"]*/history\?before=25)"', page).group(1)
     history = client.get(older).get_data(as_text=True)
     assert re.findall(r'<li id="hand-(\d+)" class="hand">', history) == [str(n) for n in range(25, 0, -1)]
+
+
+def test_a_kept_board_is_never_stale(client, app):
+    """The table page's board is kept per version: after any change the page shows the change."""
+    with app.app_context():
+        table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
+        store.add_hand(table.id, {**HAND, "points": 40}, "k1")
+    assert "+4" in client.get(f"/t/{table.id}").get_data(as_text=True)  # 40 − 36 (docs/rules.md §1)
+    with app.app_context():
+        store.edit_hand(table.id, 1, {**HAND, "points": 50}, "k2")  # another phone, straight to the store
+    page = client.get(f"/t/{table.id}").get_data(as_text=True)
+    assert "+14" in page and "+4<" not in page

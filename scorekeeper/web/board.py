@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -50,6 +51,13 @@ class Board:
     players: list = field(default_factory=list)  # everyone who played this evening: the table's, then who left
     left: set = field(default_factory=set)  # who left the table (their balance is still settled)
     pending: list = field(default_factory=list)  # changes of the table that apply from the next hand on
+
+    def once(self, name: str, make):
+        """Return make(self), worked out once per board (a kept board serves many pages and polls)."""
+        done = self.__dict__.setdefault("_once", {})
+        if name not in done:
+            done[name] = make(self)
+        return done[name]
 
     def page(self, size: int, before: int | None = None) -> list:
         """Return the rows a history page shows: `size` hands, newest first, ending before position `before`."""
@@ -221,3 +229,28 @@ PAGE = 20  # hands on the table page; older ones are a tap away, a page at a tim
 def latest(n_hands: int, size: int = PAGE) -> range:
     """Return the positions of the newest `size` hands: the ones the table page words."""
     return range(max(0, n_hands - size), n_hands)
+
+
+BOARDS_KEPT = 64  # boards of the latest versions kept per app process
+
+
+def current(table) -> Board:
+    """Return the board the table page and every watcher show, built once per version of the table.
+
+    Kept per app (never across apps) by the table's version and the reader's language: any change moves
+    the version on, so a kept board is never stale; a page view of an unchanged table loads no hands.
+    """
+    from flask import current_app
+    from flask_babel import get_locale
+
+    from .. import store
+    kept = current_app.extensions.setdefault("boards", OrderedDict())
+    key = (table.id, table.version, str(get_locale()))
+    if key in kept:
+        kept.move_to_end(key)
+        return kept[key]
+    hands = store.list_hands(table.id)
+    b = kept[key] = build(table, hands, latest(len(hands)))
+    while len(kept) > BOARDS_KEPT:
+        kept.popitem(last=False)
+    return b

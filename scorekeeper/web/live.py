@@ -141,8 +141,7 @@ def load(table_id):
 
 def scoreboard(table) -> dict:
     """Return what the scoreboard partials (_totals, _hands) need to render the table."""
-    hands = store.list_hands(table.id)
-    return dict(table=table, game=get_game(table.game), b=board.build(table, hands, board.latest(len(hands))))
+    return dict(table=table, game=get_game(table.game), b=board.current(table))
 
 
 def etag(version: int) -> str:

@@ -44,7 +44,8 @@ def helpers():
     """Template helpers the table partials use, wherever they are rendered."""
     return {"new_token": new_token, "money": board.fmt_money, "signed": signed, "deck_for": deck_for,
             "hand_layout": hand_form.layout, "hand_errors": hand_form.errors, "count_tally": count_aid.tally,
-            "evening_chart": chart, "house_rule_title": option_title, "evening_numbers": numbers,
+            "evening_chart": lambda b: b.once("chart", chart), "house_rule_title": option_title,
+            "evening_numbers": lambda b: b.once("numbers", numbers),
             "page_size": board.PAGE}
 
 
@@ -84,14 +85,10 @@ def new_table(game_id):
     return render_template("table_new.html", game=game, form=form)
 
 
-def last_facts(hands) -> dict | None:
-    return hands[-1].facts if hands else None
-
-
-def page(table, game, hands, form, status=200, message=None, preview=None, engine_error=None, aid=None):
+def page(table, game, form, status=200, message=None, preview=None, engine_error=None, aid=None):
     """Render the table page: the new-hand form above the scoreboard."""
     message = message or next(iter(get_flashed_messages(category_filter=["message"])), None)
-    b = board.build(table, hands, board.latest(len(hands)))
+    b = board.current(table)
     return render_template("table.html", table=table, game=game, form=form, b=b,
                            last=store.last_change(table.id), message=message, preview=preview,
                            engine_error=engine_error, said=said(b),
@@ -116,11 +113,11 @@ def said(b) -> str | None:
 @bp.get("/t/<table_id>")
 def show(table_id):
     table, game = load(table_id)
-    hands = store.list_hands(table.id)
-    form = hand_form.new_form(game, table, last_facts(hands))
+    b = board.current(table)
+    form = hand_form.new_form(game, table, b.rows[-1].hand.facts if b.rows else None)
     form.token.data = new_token()
     form.setup.data = store.fingerprint(store.current_setup(table))  # the seats this form's fields are for
-    return page(table, game, hands, form)
+    return page(table, game, form)
 
 
 def check_hand(form, table):
@@ -171,7 +168,7 @@ def add(table_id):
     if form_only():
         return render_template("_hand_form.html", table=table, game=game, form=form, number=None,
                                preview=preview, engine_error=engine_error, aid=aid)
-    return page(table, game, store.list_hands(table.id), form, preview=preview, engine_error=engine_error,
+    return page(table, game, form, preview=preview, engine_error=engine_error,
                 aid=aid)
 
 
