@@ -10,8 +10,11 @@
   }
   var table = document.getElementById("table");
   if (table) {  // a table page: remember it, newest first
+    var before = load().filter(function (t) { return t.id === table.dataset.tableId; })[0] || {};
     var entry = { id: table.dataset.tableId, game: table.dataset.game, href: location.pathname,
-                  players: JSON.parse(table.dataset.players || "[]"), at: Date.now() };
+                  players: JSON.parse(table.dataset.players || "[]"), at: Date.now(),
+                  hands: +table.dataset.hands || 0, role: table.dataset.role, started: table.dataset.started,
+                  settle: table.dataset.settle, finished: !!before.finished };
     save([entry].concat(load().filter(function (t) { return t.id !== entry.id; })));
   }
   var mine = document.getElementById("my-tables");
@@ -20,9 +23,23 @@
       mine.textContent = "";
       load().forEach(function (t) {
         var li = document.createElement("li"), a = document.createElement("a"), rm = document.createElement("button");
-        a.href = t.href;
+        var about = document.createElement("small"), done = document.createElement("button"), d = mine.dataset;
+        a.href = t.finished && t.settle ? t.settle : t.href;  // a finished evening opens on its settle-up
         a.className = "button secondary wide";
         a.textContent = t.game + ": " + t.players.join(", ");
+        about.className = "about";
+        about.textContent = [t.started ? new Date(t.started).toLocaleDateString(document.documentElement.lang) : "",
+                             t.hands === 1 ? d.oneHand : d.hands.replace("{n}", t.hands || 0),
+                             t.role === "watcher" ? d.watcher : d.scorer,
+                             t.finished ? d.finished : ""].filter(Boolean).join(" · ");
+        a.appendChild(about);
+        done.type = "button";
+        done.className = "secondary finish";
+        done.textContent = t.finished ? d.unfinish : d.finish;
+        done.addEventListener("click", function () {
+          save(load().map(function (x) { if (x.id === t.id) { x.finished = !x.finished; } return x; }));
+          show();
+        });
         rm.type = "button";
         rm.className = "secondary remove";
         rm.textContent = mine.dataset.remove;
@@ -32,6 +49,7 @@
           show();
         });
         li.appendChild(a);
+        li.appendChild(done);
         li.appendChild(rm);
         mine.appendChild(li);
       });

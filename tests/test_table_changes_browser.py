@@ -55,3 +55,20 @@ def test_a_troggu_evening_that_changes(page, live_server):
     page.get_by_role("link", name="Settle up").click()
     expect(page.locator("body")).to_contain_text("Ben", timeout=WAIT)
     expect(page.locator("body")).to_contain_text("1.10")
+
+
+def test_this_phones_tables_are_told_apart_and_a_finished_one_opens_on_its_settle_up(page, live_server):
+    open_table(page, live_server, "troccas", ["Anna", "Ben", "Cla", "Zoë"])
+    page.fill("input[name=points]", "40")
+    page.locator("button.save").click()
+    expect(page.locator(".hand-list > li")).to_have_count(1, timeout=WAIT)
+    page.goto(live_server + "/")
+    entry = page.locator("#my-tables li").first
+    expect(entry).to_contain_text("Troccas: Anna, Ben, Cla, Zoë")
+    expect(entry).to_contain_text("1 hand")
+    expect(entry).to_contain_text("this phone scores")
+    entry.get_by_role("button", name="Finished").click()
+    expect(entry).to_contain_text("finished: opens on its settle-up")
+    page.screenshot(path="/tmp/home-tables.png")
+    entry.locator("a").click()
+    expect(page).to_have_url(__import__("re").compile(r"/settle$"), timeout=WAIT)
