@@ -72,10 +72,10 @@ class Conn:
 
 
 def browser_headers(referer_path: str, cookie: str, csrf: str) -> dict:
-    """The headers Chromium sends with an htmx poll from the viewer page (Referer is off: no-referrer)."""
+    """The headers Chromium sends with an htmx poll from the viewer page: a GET carries no CSRF token."""
     return {"User-Agent": UA, "Accept": "*/*", "Accept-Encoding": "gzip, deflate, br, zstd",
             "Accept-Language": LANGUAGE, "HX-Request": "true", "HX-Trigger": "live",
-            "HX-Current-URL": f"http://127.0.0.1{referer_path}", "X-CSRFToken": csrf, "Cookie": cookie,
+            "HX-Current-URL": f"http://127.0.0.1{referer_path}", "Cookie": cookie,
             "sec-ch-ua": '"Chromium";v="131", "Not_A Brand";v="24"', "sec-ch-ua-mobile": "?1",
             "sec-ch-ua-platform": '"Android"', "Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors",
             "Sec-Fetch-Dest": "empty"}
@@ -93,7 +93,7 @@ async def open_page(conn: Conn, path: str):
     assert status == 200, (path, status)
     page = body.decode()
     cookie = headers.get("set-cookie", "").split(";", 1)[0]
-    csrf = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
+    csrf = re.search(r'<meta name="csrf-token" content="([^"]+)"', page).group(1)
     etag = re.search(r'"If-None-Match": "\\"([^"\\]+)\\""', page).group(1)
     return cookie, csrf, f'"{etag}"', page
 
