@@ -312,3 +312,16 @@ def test_a_player_named_none_can_be_chosen(client):
     r = client.post(url + "/hands", data={"contract": "normal", "declarer": "None", "side": "declarer",
                                           "points": "63", "token": "n1", "action": "save"})
     assert r.status_code == 303
+
+
+def test_a_delete_shown_before_another_phone_edited_the_hand_deletes_nothing(client):
+    url = open_table(client)
+    hand(client, url, "Anna", 63, 1)
+    page = client.get(url).get_data(as_text=True)
+    token, version = re.search(r'name="token" value="([^"]+-1)"><input type="hidden" name="version" value="(\d+)"',
+                               page).groups()
+    client.post(url + "/hands/1", data={"contract": "normal", "declarer": "Ben", "side": "declarer", "points": "63",
+                                        "token": "e1"})  # another phone edits hand 1
+    client.post(url + "/hands/1/delete", data={"token": token, "version": version})
+    page = client.get(url).get_data(as_text=True)
+    assert "nothing was deleted" in page and "Ben: Normal, 63 points" in page

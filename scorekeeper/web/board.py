@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -231,26 +232,33 @@ def latest(n_hands: int, size: int = PAGE) -> range:
     return range(max(0, n_hands - size), n_hands)
 
 
-BOARDS_KEPT = 64  # boards of the latest versions kept per app process
+ROWS_KEPT = 20_000  # hands kept in boards per app process, all tables together (a few MB per thousand hands)
+_KEEPING = threading.Lock()
 
 
 def current(table) -> Board:
     """Return the board the table page and every watcher show, built once per version of the table.
 
-    Kept per app (never across apps) by the table's version and the reader's language: any change moves
-    the version on, so a kept board is never stale; a page view of an unchanged table loads no hands.
+    Kept per app (never across apps), one board per table and language: any change moves the version
+    on, so a kept board is never stale and an older version's board is dropped. Bounded by the hands
+    the kept boards hold; a lock keeps the threads of a worker from tripping over each other.
     """
     from flask import current_app
     from flask_babel import get_locale
 
     from .. import store
-    kept = current_app.extensions.setdefault("boards", OrderedDict())
-    key = (table.id, table.version, str(get_locale()))
-    if key in kept:
-        kept.move_to_end(key)
-        return kept[key]
+    key, version = (table.id, str(get_locale())), table.version
+    with _KEEPING:
+        kept = current_app.extensions.setdefault("boards", OrderedDict())
+        found = kept.get(key)
+        if found is not None and found[0] == version:
+            kept.move_to_end(key)
+            return found[1]
     hands = store.list_hands(table.id)
-    b = kept[key] = build(table, hands, latest(len(hands)))
-    while len(kept) > BOARDS_KEPT:
-        kept.popitem(last=False)
+    b = build(table, hands, latest(len(hands)))
+    with _KEEPING:
+        kept[key] = (version, b)
+        kept.move_to_end(key)
+        while len(kept) > 1 and sum(len(v[1].rows) for v in kept.values()) > ROWS_KEPT:
+            kept.popitem(last=False)
     return b

@@ -242,10 +242,14 @@ def delete(table_id, number):
     table, game = load(table_id)
     token = request.form.get("token") or None
     try:
-        store.delete_hand(table.id, number, token)
+        # the version the Delete button was shown with: a hand changed since on another phone is not deleted
+        store.delete_hand(table.id, number, token, digits(request.form.get("version")))
     except store.NotFound:
         if store.by_token(token) is None:  # not a second tap on the same Delete
             live.hand_gone(number)
+    except store.Stale:
+        flash(_("Hand %(n)s was changed on another phone meanwhile, so nothing was deleted. Look at it, and "
+                "delete it again if you still want to.", n=number), "message")
     return redirect(url_for("tables.show", table_id=table.id), 303)
 
 
