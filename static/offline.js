@@ -23,10 +23,20 @@
     try { return JSON.parse(localStorage.getItem(KEY)) || []; } catch (e) { return []; }
   }
   function store(list) { localStorage.setItem(KEY, JSON.stringify(list)); }  // throws when full or blocked
+  // A read-modify-write of the queue: under a lock shared by this phone's tabs where there is one (another
+  // tab's write can't fall between the read and the write); without, as it is. Its promise holds fn's answer.
+  function atomic(fn) {
+    if (navigator.locks && navigator.locks.request) {
+      return navigator.locks.request(KEY, function () { return fn(); });
+    }
+    try { return Promise.resolve(fn()); } catch (e) { return Promise.reject(e); }
+  }
   function update(id, change) {
-    var list = load();
-    list.forEach(function (c) { if (c.id === id) { change(c); } });
-    store(list.filter(function (c) { return !c.gone; }));
+    return atomic(function () {
+      var list = load();
+      list.forEach(function (c) { if (c.id === id) { change(c); } });
+      store(list.filter(function (c) { return !c.gone; }));
+    });
   }
   function token() {
     var b = new Uint8Array(16), s = "";
@@ -49,17 +59,20 @@
   if (savedAt) {
     document.querySelectorAll("input[name=token]").forEach(function (i) { i.value = token(); });
   }
-  // An edit left half done (the page closed): the waiting hand goes as it was. A refused change posted to be
-  // fixed: on the server's answer (its own address) the form holds it now; anywhere else it is refused still.
-  try {
-    if (load().some(function (c) { return c.state === "editing" || c.state === "fixing"; })) {
+  // An edit left half done (the page closed): the waiting hand goes as it was; a change whose sending was cut
+  // off waits again (its token: never recorded twice). A refused change posted to be fixed: when this page's
+  // hand form holds it (its token) the form has it now; on any other page (an error page) it is refused still.
+  var formToken = document.querySelector("#hand-form [name=token]");
+  formToken = formToken && !savedAt ? formToken.value : null;
+  var started = atomic(function () {
+    if (load().some(function (c) { return c.state === "editing" || c.state === "fixing" || c.state === "sending"; })) {
       store(load().filter(function (c) {
-        if (c.state === "editing") { c.state = "waiting"; }
-        if (c.state === "fixing") { c.state = "refused"; return c.action !== location.pathname; }
+        if (c.state === "editing" || c.state === "sending") { c.state = "waiting"; }
+        if (c.state === "fixing") { c.state = "refused"; return !formToken || c.id !== formToken; }
         return true;
       }));
     }
-  } catch (e) { /* storage blocked: said when something is to be kept */ }
+  }).catch(function () { /* storage blocked: said when something is to be kept */ });
 
   // What a hand's form says, in its own words: the chosen buttons and the numbers typed.
   function summary(form) {
@@ -101,39 +114,46 @@
     var submitter = e.submitter;
     if (submitter && submitter.name === "action" && submitter.value !== "save") { return; }
     var editing = form.dataset.editing;
-    if (!editing && !shouldQueue(m[1])) { return; }  // online with nothing waiting: the form posts as always
+    // A kept page (the worker's copy) always goes through the queue: its CSRF token may be an old one.
+    if (!editing && !savedAt && !shouldQueue(m[1])) { return; }  // online with nothing waiting: the form posts as always
     e.preventDefault();
     var data = new FormData(form);
     if (submitter && submitter.name) { data.set(submitter.name, submitter.value); }
     var body = new URLSearchParams(data), change = describe(form, submitter, m);
-    if (change.kind === "undo") {  // Undo while changes of this table wait: the last of them is taken back
-      var mine = load().filter(function (c) { return c.table === m[1] && c.state !== "editing"; });
-      if (mine.length) {
-        try {
-          update(mine[mine.length - 1].id, function (c) { c.gone = true; });
-          say(T.undone);
-        } catch (err) {
-          say(T.storage, true);
-        }
-        return;
-      }
-    }
     change.id = editing || body.get("token") || token();
     body.set("token", change.id);
     change.table = m[1]; change.action = action.pathname; change.body = body.toString();
     change.at = Date.now(); change.state = "waiting";
-    try {
+    atomic(function () {
       var list = load(), at = -1;
       list.forEach(function (c, k) {
         if ((c.id === change.id || change.kind === "delete") && c.action === change.action) { at = k; }
       });
-      if (at >= 0 && !editing) { return; }  // the same form tapped twice (or that hand's Delete again): kept once
+      if (at >= 0 && !editing) { return "twice"; }  // the same form tapped twice (or that hand's Delete again): kept once
+      if (change.kind === "undo") {
+        // Undo while changes of this table wait: the last of them is taken back; never a waiting undo (a second
+        // Undo undoes one more), nor one being sent (the server has it, or will: a real undo follows it).
+        var mine = list.filter(function (c) { return c.table === m[1] && c.state !== "editing"; });
+        var last = mine[mine.length - 1];
+        if (last && last.kind !== "undo" && last.state !== "sending") {
+          last.gone = true;
+          store(list.filter(function (c) { return !c.gone; }));
+          return "undone";
+        }
+      }
       if (at >= 0) { list[at] = change; } else { list.push(change); }
       store(list);
-    } catch (err) {
+      return "kept";
+    }).then(function (done) {
+      if (done === "twice") { return; }
+      if (done === "undone") { say(T.undone); flush(); return; }
+      after(form, change);
+    }, function () {
       say(T.storage, true);  // nothing was kept: the form keeps what was typed
-      return;
-    }
+    });
+  }, true);
+
+  function after(form, change) {
     delete form.dataset.editing;
     say(T.kept);
     if (change.kind === "add") {
@@ -155,7 +175,7 @@
       render();
     }
     flush();
-  }, true);
+  }
 
   // A post the service worker caught when the network failed under it (static/sw.js): queued here.
   var handed = document.documentElement.dataset.handoff;
@@ -172,13 +192,10 @@
                    label: kind === "add" ? T.newHand : kind === "edit" ? fill(T.editLabel, "n", hm[3])
                      : kind === "delete" ? fill(T.deleteLabel, "hand", li ? li.querySelector("strong").textContent : hm[3])
                      : T.undoLabel };
-    try {
+    atomic(function () {
       var known = load();
       if (!known.some(function (c) { return c.id === id && c.action === caught.action; })) { known.push(caught); store(known); }
-      say(T.kept);
-    } catch (err) {
-      say(T.storage, true);
-    }
+    }).then(function () { say(T.kept); flush(); }, function () { say(T.storage, true); });
   }
 
   // ---- sending ----
@@ -189,14 +206,15 @@
       var c = list[k];
       if (blocked[c.table]) { continue; }
       if (c.state === "waiting") { return c; }
-      blocked[c.table] = true;  // refused or being edited: what comes after it for that table waits
+      blocked[c.table] = true;  // refused, being edited or sent: what comes after it for that table waits
     }
     return null;
   }
 
   function reason(html, status) {
     var doc = new DOMParser().parseFromString(html, "text/html"), said = [];
-    doc.querySelectorAll("main .form-errors, main .engine-error, main .message, main .field-error").forEach(function (el) {
+    // the hand form's own errors and the page's message: never a hand row's engine error elsewhere on the page
+    doc.querySelectorAll("#hand-form .form-errors, #hand-form .engine-error, #hand-form .field-error, main .message").forEach(function (el) {
       var t = el.textContent.trim();
       if (t && said.indexOf(t) < 0) { said.push(t); }
     });
@@ -207,29 +225,37 @@
     var body = new URLSearchParams(change.body);
     body.set("csrf_token", csrf);
     // An undo follows its redirect: "nothing was undone" (the table moved on) is said on the page it leads to.
-    var undo = change.kind === "undo";
-    return fetch(change.action, { method: "POST", body: body, credentials: "same-origin", redirect: undo ? "follow" : "manual" })
+    var undo = change.kind === "undo", gone = true;
+    // Being sent: not to be edited, discarded or taken back by an Undo now (the server may have it already).
+    return update(change.id, function (c) { if (c.state === "waiting") { c.state = "sending"; gone = false; } })
+      .then(function () {
+        if (gone) { return true; }  // changed meanwhile (another tab): sendable() says what is next
+        render();
+        return fetch(change.action, { method: "POST", body: body, credentials: "same-origin", redirect: undo ? "follow" : "manual" });
+      })
       .then(function (res) {
+        if (res === true) { return true; }
         if (res.type === "opaqueredirect" || (res.status >= 300 && res.status < 400)) {
-          update(change.id, function (c) { c.gone = true; });
-          return true;
+          return update(change.id, function (c) { c.gone = true; });
         }
         if (undo && res.ok && res.redirected) {
           return res.text().then(function (html) {
             var said = new DOMParser().parseFromString(html, "text/html").querySelector("main .message");
-            update(change.id, function (c) {
+            return update(change.id, function (c) {
               if (said) { c.state = "refused"; c.reason = said.textContent.trim(); } else { c.gone = true; }
             });
-            return true;
           });
         }
         if (res.status === 429 || res.status === 502 || res.status === 503 || res.status === 504) {
           throw new Error("not now");
         }
         return res.text().then(function (html) {
-          update(change.id, function (c) { c.state = "refused"; c.reason = reason(html, res.status); });
-          return true;
+          return update(change.id, function (c) { c.state = "refused"; c.reason = reason(html, res.status); });
         });
+      })
+      .catch(function (err) {  // not sent: it waits again
+        return update(change.id, function (c) { if (c.state === "sending") { c.state = "waiting"; } })
+          .then(function () { throw err; });
       });
   }
 
@@ -331,13 +357,13 @@
       if (c.state === "refused" && (c.kind === "add" || c.kind === "edit")) {
         actions.appendChild(button(T.fix, "", function () { fix(c); }));
       }
-      actions.appendChild(button(T.discard, "danger", function () {
-        if (window.confirm(T.confirmDiscard)) {
-          update(c.id, function (x) { x.gone = true; });
-          render();
-          flush();
-        }
-      }));
+      if (c.state !== "sending") {  // being sent: the server may have it already, so it can't be called back
+        actions.appendChild(button(T.discard, "danger", function () {
+          if (window.confirm(T.confirmDiscard)) {
+            update(c.id, function (x) { x.gone = true; }).then(function () { render(); flush(); });
+          }
+        }));
+      }
       head.appendChild(actions);
       li.appendChild(head);
       if (c.summary) {
@@ -348,7 +374,7 @@
       }
       state.className = c.state === "refused" ? "engine-error" : "waiting-state";
       state.textContent = c.state === "refused" ? fill(T.refusedReason, "reason", c.reason)
-        : c.state === "editing" ? T.editing : blocked ? T.blocked : T.waitingLabel;
+        : c.state === "editing" ? T.editing : c.state === "sending" ? T.sending : blocked ? T.blocked : T.waitingLabel;
       li.appendChild(state);
       ol.appendChild(li);
       if (c.state === "refused" || c.state === "editing") { blocked = true; }
@@ -368,36 +394,59 @@
 
   // A waiting hand back in the form: Save puts it back in its place in the queue, with its token.
   function edit(c, form) {
-    fillForm(form, new URLSearchParams(c.body));
-    var t = form.querySelector("input[name=token]");
-    if (t) { t.value = c.id; }
-    form.dataset.editing = c.id;
-    update(c.id, function (x) { x.state = "editing"; });
-    render();
-    form.scrollIntoView({ block: "start" });
+    var was = false;
+    update(c.id, function (x) { if (x.state === "waiting") { x.state = "editing"; was = true; } }).then(function () {
+      if (!was) { render(); return; }  // sent (or being sent) meanwhile: nothing to edit
+      var values = new URLSearchParams(c.body);
+      fillForm(form, values);
+      // the hand was made for the table as it was then (its setup and version): the server checks them
+      ["setup", "version"].forEach(function (name) {
+        var i = form.querySelector("input[type=hidden][name=" + name + "]");
+        if (i && values.has(name)) { i.value = values.get(name); }
+      });
+      var t = form.querySelector("input[name=token]");
+      if (t) { t.value = c.id; }
+      form.dataset.editing = c.id;
+      render();
+      form.scrollIntoView({ block: "start" });
+    });
   }
 
-  // A refused hand: post it as a form (online), so the server shows why beside what was entered (the
-  // server's answer, at the change's own address, lets the waiting copy go: see the start).
+  // A refused hand: sent again first (the table may have changed since); saved, it goes and the table opens.
+  // Refused again: posted as a form, so the server shows why beside what was entered (when the page's hand
+  // form holds its token the waiting copy goes; on an error page it stays refused: see the start).
   function fix(c) {
+    var csrf;
     fetch("/csrf", { credentials: "same-origin", cache: "no-store" }).then(function (r) { return r.json(); })
       .then(function (j) {
-        update(c.id, function (x) { x.state = "fixing"; });
-        var f = document.createElement("form"), values = new URLSearchParams(c.body);
-        f.method = "post";
-        f.action = c.action;
-        f.hidden = true;
-        values.set("csrf_token", j.csrf_token);
-        values.forEach(function (v, k) {
-          var i = document.createElement("input");
-          i.type = "hidden"; i.name = k; i.value = v;
-          f.appendChild(i);
-        });
-        f.dataset.fixing = "1";
-        document.body.appendChild(f);
-        HTMLFormElement.prototype.submit.call(f);  // no submit event: never queued again
+        csrf = j.csrf_token;
+        var values = new URLSearchParams(c.body);
+        values.set("csrf_token", csrf);
+        return fetch(c.action, { method: "POST", body: values, credentials: "same-origin", redirect: "manual" });
+      })
+      .then(function (res) {
+        if (res.type === "opaqueredirect" || (res.status >= 300 && res.status < 400)) {
+          return update(c.id, function (x) { x.gone = true; }).then(function () { location.assign("/t/" + c.table); });
+        }
+        return update(c.id, function (x) { x.state = "fixing"; }).then(function () { post(c, csrf); });
       })
       .catch(function () { down = true; render(); });
+  }
+
+  function post(c, csrf) {
+    var f = document.createElement("form"), values = new URLSearchParams(c.body);
+    f.method = "post";
+    f.action = c.action;
+    f.hidden = true;
+    values.set("csrf_token", csrf);
+    values.forEach(function (v, k) {
+      var i = document.createElement("input");
+      i.type = "hidden"; i.name = k; i.value = v;
+      f.appendChild(i);
+    });
+    f.dataset.fixing = "1";
+    document.body.appendChild(f);
+    HTMLFormElement.prototype.submit.call(f);  // no submit event: never queued again
   }
 
   // ---- the live scoreboard: when it last heard from the server ----
@@ -419,6 +468,7 @@
 
   document.body.addEventListener("htmx:afterRequest", function (e) {
     var xhr = e.detail.xhr;
+    if (xhr && xhr.status === 286 && tableKey()) { forget(tableKey()); }  // the link was turned off: its pages go
     if (xhr && xhr.status > 0 && xhr.status < 500) {
       heard = Date.now();
       if (down) { down = false; flush(); }
@@ -436,6 +486,19 @@
   window.addEventListener("storage", function (e) { if (e.key === KEY) { render(); } });
   setInterval(function () { if (sendable()) { flush(); } else { renderHeard(); } }, RETRY);
 
+  // A link turned off: every page kept under it goes (the worker does the same on a 404 or 410).
+  function forget(key) {
+    if (!window.caches) { return Promise.resolve(); }
+    return caches.open(PAGES).then(function (cache) {
+      return cache.keys().then(function (requests) {
+        return Promise.all(requests.map(function (r) {
+          var m = new URL(r.url).pathname.match(/^\/[tv]\/([^/]+)/);
+          return m && m[1] === key ? cache.delete(r) : null;
+        }));
+      });
+    });
+  }
+
   // This phone removed a table from its list: its kept pages go too (static/tables.js calls this).
   window.scorekeeperForget = function (keep) {
     if (!window.caches) { return Promise.resolve(); }
@@ -450,7 +513,7 @@
   };
 
   render();
-  flush();
+  started.then(function () { render(); flush(); });
 })();
 
 // htmx's state changes carry the CSRF token in a header (every form also posts it); a GET, such as the

@@ -46,7 +46,9 @@ self.addEventListener("fetch", function (e) {
 function asset(req) {
   return caches.match(req, { ignoreVary: true }).then(function (hit) {
     return hit || fetch(req).then(function (res) {
-      if (res.ok && new URL(req.url).searchParams.has("v")) {
+      // kept only if the server says it is the file's current version (immutable): a ?v= of an older
+      // digest is answered with today's file, no-cache, and must not be kept under the old name
+      if (res.ok && new URL(req.url).searchParams.has("v") && /immutable/.test(res.headers.get("Cache-Control") || "")) {
         var copy = res.clone();
         caches.open(STATIC).then(function (c) { return c.put(req, copy); });
       }
@@ -65,7 +67,7 @@ function page(e, req) {
   return caches.open(PAGES).then(function (cache) {
     return cache.match(req, { ignoreVary: true }).then(function (kept) {
       var net = fetch(req).then(function (res) {
-        var done = res.status === 404 || res.status === 410 ? cache.delete(req)  // the table is gone: forget it
+        var done = res.status === 404 || res.status === 410 ? forget(cache, req.url)  // the table is gone: forget it
           : keep(cache, req, res.clone());
         try { e.waitUntil(done); } catch (err) { /* the kept copy already answered: done goes on */ }
         return res;
@@ -91,6 +93,18 @@ function handoff(req, url) {
         if (!got[1]) { throw err; }
         return marked(got[1], ' data-handoff="' + attr(got[0]) + '" data-handoff-action="' + attr(url.pathname) + '"');
       });
+  });
+}
+
+// Every page kept under a table's address (/t/<key>..., /v/<key>...), or that one page when it is no table's.
+function forget(cache, url) {
+  var m = new URL(url).pathname.match(/^\/([tv])\/([^/]+)/);
+  if (!m) { return cache.delete(url); }
+  return cache.keys().then(function (requests) {
+    return Promise.all(requests.map(function (r) {
+      var k = new URL(r.url).pathname.match(/^\/([tv])\/([^/]+)/);
+      return k && k[2] === m[2] ? cache.delete(r) : null;
+    }));
   });
 }
 
