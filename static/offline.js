@@ -140,6 +140,11 @@
           store(list.filter(function (c) { return !c.gone; }));
           return "undone";
         }
+        if (last) {  // behind a change of this phone's: the button's "change" names one before it; it undoes that one
+          var b = new URLSearchParams(change.body);
+          b.delete("change");
+          change.body = b.toString();
+        }
       }
       if (at >= 0) { list[at] = change; } else { list.push(change); }
       store(list);

@@ -414,3 +414,113 @@ def test_the_laptop_on_wifi_mode_queues_without_a_service_worker(phones, tmp_pat
         assert points_on_server(anna, table) == [40]
     finally:
         server.shutdown()
+
+
+def queue(page):
+    """The queue as it is once every change waiting for the queue's lock is written (locks are first come, first served)."""
+    return page.evaluate("""() => navigator.locks.request('scorekeeper.outbox',
+        () => JSON.parse(localStorage.getItem('scorekeeper.outbox') || '[]'))""")
+
+
+def test_fix_it_that_succeeds_lets_the_change_go_and_opens_the_table(phones, live_server):
+    anna = phones(service_workers="block")  # page.route sees every post
+    table = open_troccas(anna, live_server)
+    anna.context.set_offline(True)
+    troccas_hand(anna, 30)
+    save_offline(anna)
+    anna.route("**/hands", lambda route: route.fulfill(status=400, content_type="text/html",
+                                                       body="<main><p class=message>Not now.</p></main>"))
+    anna.context.set_offline(False)
+    expect(anna.locator("#waiting li")).to_contain_text("Refused: Not now.", timeout=WAIT)
+    anna.unroute("**/hands")
+    anna.locator("#waiting li").get_by_role("button", name="Fix it").click()  # accepted now: a 303
+    expect(anna).to_have_url(re.compile(r"/t/[^/]+$"), timeout=WAIT)
+    expect(anna.locator("#hands .hand-list > li")).to_have_count(1, timeout=WAIT)
+    expect(anna.locator("#waiting li")).to_have_count(0)
+    assert queue(anna) == []
+    assert points_on_server(anna, table) == [30]
+
+
+def test_fix_it_answered_by_an_error_page_keeps_the_hand(phones, live_server):
+    anna, ben = phones(), phones(service_workers="block")
+    table = open_troccas(anna, live_server)
+    anna.goto(table + "/share")
+    scorer = live_server + urlsplit(anna.locator("[data-link=scorer]").input_value()).path
+    ben.goto(scorer)
+    expect(ben.locator("#hand-form")).to_be_visible(timeout=WAIT)
+    ben.context.set_offline(True)
+    troccas_hand(ben, 40)
+    save_offline(ben)
+    anna.get_by_role("button", name="Make a new scorer link").click()
+    expect(anna.locator("[data-link=scorer]")).not_to_have_value(scorer, timeout=WAIT)
+    ben.context.set_offline(False)
+    expect(ben.locator("#waiting li")).to_contain_text("This scorer link was turned off", timeout=WAIT)
+    ben.locator("#waiting li").get_by_role("button", name="Fix it").click()  # the link's error page (410)
+    expect(ben).to_have_url(re.compile(r"/hands$"), timeout=WAIT)
+    expect(ben.locator("#hand-form")).to_have_count(0)
+    ben.wait_for_function("() => JSON.parse(localStorage.getItem('scorekeeper.outbox') || '[]')"
+                          ".every(c => c.state === 'refused')", timeout=WAIT)
+    [kept_change] = queue(ben)
+    assert kept_change["state"] == "refused" and "points=40" in kept_change["body"]
+
+
+def test_a_change_being_sent_cannot_be_edited_or_discarded_and_undo_follows_it(phones, live_server):
+    anna = phones(service_workers="block")
+    table = open_troccas(anna, live_server)
+    troccas_hand(anna, 40)
+    save_online(anna)
+    anna.context.set_offline(True)
+    troccas_hand(anna, 30)
+    save_offline(anna)
+    held = []
+    anna.route("**/hands", lambda route: held.append(route))
+    anna.context.set_offline(False)
+    sending = anna.locator("#waiting li").first
+    expect(sending).to_contain_text("Being sent…", timeout=WAIT)
+    expect(sending.get_by_role("button")).to_have_count(0)  # no Edit, no Discard
+    anna.locator(".table-actions").get_by_role("button", name="Undo").click()
+    expect(anna.locator("#waiting li")).to_have_count(2, timeout=WAIT)  # a real undo, after it
+    expect(anna.locator("#waiting li").last).to_contain_text("Undo the change before it")
+    held[0].continue_()
+    anna.unroute("**/hands")
+    expect(anna.locator("#waiting li")).to_have_count(0, timeout=WAIT)
+    assert points_on_server(anna, table) == [40]  # 30 was recorded, then undone
+
+
+def test_undo_tapped_twice_is_kept_once_and_never_takes_back_a_waiting_undo(phones, live_server):
+    anna = phones(service_workers="block")
+    table = open_troccas(anna, live_server)
+    troccas_hand(anna, 40)
+    save_online(anna)
+    troccas_hand(anna, 41)
+    save_online(anna)
+    anna.context.set_offline(True)
+    undo = anna.locator(".table-actions").get_by_role("button", name="Undo")
+    undo.click()
+    expect(anna.locator("#waiting li")).to_have_count(1, timeout=WAIT)
+    undo.click()  # the same form again: kept once, not taken back
+    assert [c["kind"] for c in queue(anna)] == ["undo"]
+    anna.evaluate("() => document.querySelectorAll('.table-actions input[name=token]')"
+                  ".forEach(i => { i.value = 'another-' + i.value; })")
+    undo.click()  # a second Undo of its own: one more undo, never the waiting one taken back
+    expect(anna.locator("#waiting li")).to_have_count(2, timeout=WAIT)
+    assert [c["kind"] for c in queue(anna)] == ["undo", "undo"]
+    assert points_on_server(anna, table) == [40, 41]
+
+
+def test_editing_a_waiting_hand_keeps_the_setup_it_was_made_for(phones, live_server):
+    anna = phones(service_workers="block")
+    open_troccas(anna, live_server)
+    anna.context.set_offline(True)
+    troccas_hand(anna, 30)
+    save_offline(anna)
+    setup = anna.locator("#hand-form input[name=setup]").input_value()
+    anna.evaluate("() => { document.querySelector('#hand-form input[name=setup]').value = 'another-setup'; }")
+    anna.locator("#waiting li").first.get_by_role("button", name="Edit").click()
+    expect(anna.locator("input[name=points]")).to_have_value("30", timeout=WAIT)
+    expect(anna.locator("#hand-form input[name=setup]")).to_have_value(setup)
+    anna.fill("input[name=points]", "33")
+    anna.locator("button.save").click()
+    expect(anna.locator("#waiting li").first).to_contain_text("33", timeout=WAIT)
+    [change] = queue(anna)
+    assert "setup=another-setup" not in change["body"]
