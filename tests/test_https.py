@@ -38,11 +38,13 @@ def https_server(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "PROXY_FIX"}  # TLS ends at gunicorn: no proxy here
     env.update(DATABASE_URL=f"sqlite:///{tmp_path / 'https.sqlite'}", SECRET_KEY="https-secret",
                PYTHONPATH=str(ROOT))  # serve this checkout, the code the tests import
+    # as `make run` does: the database is made (migrated) once, before the workers start
+    subprocess.run([sys.executable, "-m", "scorekeeper", "init-db"], cwd=tmp_path, env=env, check=True, timeout=120)
+    log = open(tmp_path / "gunicorn.log", "w")  # read it if this test ever fails
     proc = subprocess.Popen([str(Path(sys.executable).with_name("gunicorn")), "--workers", "2", "--threads", "4",
                              "--bind", f"127.0.0.1:{port}", "--certfile", str(cert), "--keyfile", str(key),
                              "--no-control-socket", "scorekeeper:create_app()"],
-                            cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+                            cwd=tmp_path, env=env, stdout=log, stderr=log, start_new_session=True)
     base = f"https://127.0.0.1:{port}"
     trust = ssl.create_default_context(cafile=str(cert))  # and check the certificate names 127.0.0.1
     end = time.monotonic() + 60
@@ -59,6 +61,7 @@ def https_server(tmp_path):
         yield base
     finally:
         server.stop(proc, signal.SIGKILL)
+        log.close()
 
 
 def test_a_troccas_table_works_over_https(browser, browser_context_args, https_server):
