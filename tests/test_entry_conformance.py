@@ -59,6 +59,17 @@ def declared(entry, players) -> dict:
     return {name: decl for f, _groups in entry.walk() for name, decl, _p in hand_form.expand(f, players)}
 
 
+def as_posted(form, players) -> MultiDict:
+    """Return what a browser posts for a filled form: every declared field's value, blanks left out."""
+    posted = MultiDict()
+    for name, decl in declared(form.entry, players).items():
+        data = form[name].data
+        for value in (data if isinstance(decl, Ticks) else [data]):
+            if value not in (None, ""):
+                posted.add(name, value)
+    return posted
+
+
 CASES = [(g.id, players, facts) for g in all_games().values() for players, facts in hands(g)]
 
 
@@ -97,12 +108,7 @@ def test_an_edit_form_posted_unchanged_saves_the_same_facts(app, game_id, player
     table = TableInfo("t", game.id, tuple(players), {}, 1, "CHF", 0, 0, None)
     with app.test_request_context():
         form = hand_form.edit_form(game, table, facts)
-        posted = MultiDict()
-        for name, decl in declared(form.entry, players).items():
-            data = form[name].data
-            for value in (data if isinstance(decl, Ticks) else [data]):
-                if value not in (None, ""):
-                    posted.add(name, value)
+        posted = as_posted(form, players)
         again = hand_form.read(hand_form.posted_form(game, table, posted))
     assert again is not None
     assert meaningful(again) == meaningful(facts)
@@ -157,12 +163,7 @@ def test_what_the_preview_says_is_what_save_records(app, game_id, players, facts
         table = store.create_table(game.id, players, {}, 10, "CHF", 0)
     with app.test_request_context():
         form = hand_form.edit_form(game, table, facts)
-        posted = MultiDict()
-        for name, decl in declared(form.entry, players).items():
-            data = form[name].data
-            for value in (data if isinstance(decl, Ticks) else [data]):
-                if value not in (None, ""):
-                    posted.add(name, value)
+        posted = as_posted(form, players)
     client = app.test_client()
     said = client.post(f"/t/{table.id}/preview", data=posted).get_data(as_text=True)
     assert 'class="sentence"' in said

@@ -142,13 +142,9 @@ def add(table_id):
     table, game = load(table_id)
     form = hand_form.posted_form(game, table, request.form)
     aid = count_aid.start(game, table, request.form)
-    preview = engine_error = None
-    action = request.form.get("action", "")
-    if action == "count":
-        preview = counted(form, game, table, aid)
-    elif action == "group" or action.startswith("ungroup:"):
-        count_aid.add_group(form, game, table, aid, remove=action.partition(":")[2])
-    elif count_aid.before_save(form, game, table, request.form, aid):
+    engine_error = None
+    done, preview = counting_step(form, game, table, aid)
+    if not done and count_aid.before_save(form, game, table, request.form, aid):
         facts, engine_error = check_hand(form, table)
         if facts is not None:
             limit = current_app.config["MAX_HANDS"]
@@ -183,6 +179,20 @@ def preview(table_id):
                            tally=count_aid.tally(aid))
 
 
+def counting_step(form, game, table, aid) -> tuple[bool, dict | None]:
+    """Do what a counting button asked (Count, Add as a group, remove a group): (True, preview) if it was one.
+
+    (False, None) means the post is a Save, for add and edit alike.
+    """
+    action = request.form.get("action", "")
+    if action == "count":
+        return True, counted(form, game, table, aid)
+    if action == "group" or action.startswith("ungroup:"):
+        count_aid.add_group(form, game, table, aid, remove=action.partition(":")[2])
+        return True, None
+    return False, None
+
+
 def counted(form, game, table, aid) -> dict | None:
     """Count the cards into the form (the Count button); return the preview if the hand is now complete."""
     if not count_aid.count(form, game, table, request.form, aid):
@@ -209,12 +219,8 @@ def edit(table_id, number):
         preview = board.preview(table, hand.facts)
     else:
         form = hand_form.posted_form(game, table, request.form)
-        action = request.form.get("action", "")
-        if action == "count":
-            preview = counted(form, game, table, aid)
-        elif action == "group" or action.startswith("ungroup:"):
-            count_aid.add_group(form, game, table, aid, remove=action.partition(":")[2])
-        elif count_aid.before_save(form, game, table, request.form, aid):
+        done, preview = counting_step(form, game, table, aid)
+        if not done and count_aid.before_save(form, game, table, request.form, aid):
             facts, engine_error = check_hand(form, table)
             version = digits(form.version.data)
             if version is None and (form.version.data or "").strip():
