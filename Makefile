@@ -46,8 +46,8 @@ bench: install chromium
 	$(PY) -m bench
 
 translations: install
-	$(VENV)/bin/pybabel extract -F babel.cfg -k line -k _l -k N_ -k Option:2 -o scorekeeper/translations/messages.pot .
-	$(VENV)/bin/pybabel update -i scorekeeper/translations/messages.pot -d scorekeeper/translations --no-fuzzy-matching
+	$(VENV)/bin/pybabel extract -F babel.cfg -k line -k nline:1,2 -k _l -k N_ -k Option:2 -o scorekeeper/translations/messages.pot .
+	$(VENV)/bin/pybabel update -i scorekeeper/translations/messages.pot -d scorekeeper/translations --no-fuzzy-matching --ignore-obsolete
 	$(VENV)/bin/pybabel compile -d scorekeeper/translations
 
 clean:

@@ -5,9 +5,9 @@ import os
 import secrets
 from pathlib import Path
 
-from flask import Flask, request
+from flask import Flask
 
-LANGUAGES = ("en", "de")  # shipped translations; fr, it, rm are welcome
+LANGUAGES = ("en", "de", "fr", "it", "rm")  # shipped translations (scorekeeper/translations)
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -83,8 +83,6 @@ def _instance_secret(instance: Path) -> str:
 
 
 def _locale() -> str:
-    """Choose the language: ?lang=, then the lang cookie, then the browser's preference."""
-    chosen = request.args.get("lang") or request.cookies.get("lang")
-    if chosen in LANGUAGES:
-        return chosen
-    return request.accept_languages.best_match(LANGUAGES) or "en"
+    """Choose the language: ?lang=, then the lang cookie, then the browser's preference (web/l10n.py)."""
+    from .web import l10n
+    return l10n.choose()

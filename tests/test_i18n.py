@@ -1,4 +1,4 @@
-"""German pages and the German catalogue: every string the app shows has a translation."""
+"""The languages: every catalogue complete, and pages, numbers, money and API answers in the reader's language."""
 import re
 from pathlib import Path
 
@@ -8,21 +8,23 @@ from babel.messages.frontend import parse_keywords
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
+from scorekeeper import LANGUAGES
 from scorekeeper.engine.errors import BadHand
 from scorekeeper.engine.games import get_game, whole_points
 from scorekeeper.engine.text import line
 
 ROOT = Path(__file__).resolve().parent.parent
-PO = ROOT / "scorekeeper" / "translations" / "de" / "LC_MESSAGES" / "messages.po"
-MO = PO.with_suffix(".mo")
+TRANSLATIONS = ROOT / "scorekeeper" / "translations"
+TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]  # English is the message ids themselves
+PO = TRANSLATIONS / "de" / "LC_MESSAGES" / "messages.po"
 SCARTO = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "first_dealer": "0", "stake": "0.10",
           "currency": "CHF", "rule_honour_trump": "T20"}
 TROCCAS = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
            "first_dealer": "0", "stake": "0.05", "currency": "CHF", "rule_all_tricks_take_scart": "y"}
 
 
-def catalogue():
-    with PO.open("rb") as f:
+def catalogue(lang="de"):
+    with (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
         return read_po(f)
 
 
@@ -42,61 +44,80 @@ def page(client, url, **kw) -> str:
     return r.get_data(as_text=True)
 
 
-def open_table(client, game, data):
-    r = client.post(f"/tables/new/{game}?lang=de", data=data)
+def open_table(client, game, data, lang="de"):
+    r = client.post(f"/tables/new/{game}?lang={lang}", data=data)
     assert r.status_code == 303, r.get_data(as_text=True)
     return r.headers["Location"]
 
 
-# --- the catalogue ---
-
-def test_every_string_in_the_code_has_a_german_translation():
-    """Extract like `make translations` does: a string added without German fails here."""
-    translated = {m.id if isinstance(m.id, str) else m.id[0]: m for m in catalogue() if m.id}
+def extracted() -> dict:
+    """Extract like `make translations` does: every message id in the code and templates, with where it is."""
     method_map = [("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2")]
     extract_line = next(ln for ln in (ROOT / "Makefile").read_text().splitlines() if "pybabel extract" in ln)
     keywords = {**DEFAULT_KEYWORDS, **parse_keywords(re.findall(r"-k (\S+)", extract_line))}
-    missing = []
+    found = {}
     for filename, _lineno, message, _comments, _context in extract_from_dir(
             str(ROOT), method_map, keywords=keywords, comment_tags=(), strip_comment_tags=True):
-        if not (filename.startswith("scorekeeper") or filename.startswith("templates")):
-            continue
-        key = message if isinstance(message, str) else message[0]
-        m = translated.get(key)
-        if m is None or not all(strings(m)) or m.fuzzy:
-            missing.append(f"{filename}: {key}")
-    assert not missing, "run `make translations` and translate:\n" + "\n".join(sorted(set(missing)))
+        if filename.startswith("scorekeeper") or filename.startswith("templates"):
+            found.setdefault(message if isinstance(message, str) else message[0], filename)
+    return found
 
 
-def test_the_german_catalogue_has_no_untranslated_or_fuzzy_entry():
-    bad = [ids(m)[0] for m in catalogue() if m.id and (m.fuzzy or not all(strings(m)))]
+# --- the catalogues ---
+
+def test_every_shipped_language_has_a_catalogue():
+    assert LANGUAGES[0] == "en" and set(TRANSLATED) == {"de", "fr", "it", "rm"}
+    for lang in TRANSLATED:
+        assert (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").exists(), lang
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_string_in_the_code_is_translated(lang):
+    """A string added without this language's translation fails here (run `make translations`, translate)."""
+    translated = {ids(m)[0]: m for m in catalogue(lang) if m.id}
+    missing = [f"{where}: {key}" for key, where in extracted().items()
+               if key not in translated or not all(strings(translated[key])) or translated[key].fuzzy]
+    assert not missing, f"run `make translations` and translate into {lang}:\n" + "\n".join(sorted(missing))
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_catalogue_has_no_untranslated_fuzzy_or_unused_entry(lang):
+    cat = catalogue(lang)
+    bad = [ids(m)[0] for m in cat if m.id and (m.fuzzy or not all(strings(m)))]
     assert not bad, bad
+    assert not cat.obsolete, list(cat.obsolete)  # `make translations` keeps them as #~ lines
+    unused = sorted(set(ids(m)[0] for m in cat if m.id) - set(extracted()))
+    assert not unused, unused
 
 
-def test_plural_entries_have_both_german_forms():
-    plurals = [m for m in catalogue() if m.id and m.pluralizable]
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_plural_entries_have_every_form_of_the_language(lang):
+    cat = catalogue(lang)
+    plurals = [m for m in cat if m.id and m.pluralizable]
     assert plurals  # the counting and settle pages use ngettext
     for m in plurals:
-        assert len(strings(m)) == 2 and all(strings(m)), m.id
+        assert len(strings(m)) == cat.num_plurals and all(strings(m)), m.id
 
 
-def test_german_keeps_every_named_field():
-    """A {field} or %(name)s lost or misspelt in German would crash or drop a number."""
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_translation_keeps_every_named_field(lang):
+    """A {field} or %(name)s lost or misspelt would crash or drop a number."""
     def fields(text):
         return sorted(set(re.findall(r"(?<!\{)\{\w+\}(?!\})", text))), sorted(set(re.findall(r"%\(\w+\)[sd]", text)))
-    for m in catalogue():
+    for m in catalogue(lang):
         if not m.id:
             continue
         english = ids(m)[-1]  # the plural form carries every field
-        for german in strings(m)[-1:]:
-            assert fields(german) == fields(english), (english, german)
+        for translated in strings(m)[-1:]:
+            assert fields(translated) == fields(english), (english, translated)
 
 
-def test_the_compiled_catalogue_matches_the_po_file():
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_compiled_catalogue_matches_the_po_file(lang):
     """The .mo files are committed: they must be compiled from the current .po (`make translations`)."""
-    with MO.open("rb") as f:
+    with (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.mo").open("rb") as f:
         compiled = {tuple(ids(m)): tuple(strings(m)) for m in read_mo(f) if m.id}
-    source = {tuple(ids(m)): tuple(strings(m)) for m in catalogue() if m.id}
+    source = {tuple(ids(m)): tuple(strings(m)) for m in catalogue(lang) if m.id}
     assert compiled == source
 
 
@@ -192,10 +213,11 @@ def test_a_rules_page_in_german(client):
     assert "Was die Verlierer zahlen" in html
 
 
-def test_game_names_and_house_rule_meanings_have_german():
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_game_names_and_house_rule_meanings_are_translated(lang):
     """They are data, not calls: a list default can hide one from extraction (wrap it in N_)."""
     from scorekeeper.engine.games import all_games
-    translated = {m.id for m in catalogue() if m.id and all(strings(m)) and not m.fuzzy}
+    translated = {m.id for m in catalogue(lang) if m.id and all(strings(m)) and not m.fuzzy}
     missing = [text for game in all_games().values()
                for text in (game.name, *(opt.meaning for opt in game.options.values())) if text not in translated]
     assert not missing, missing
@@ -213,3 +235,95 @@ def test_the_core_raises_translatable_sentences():
                     and isinstance(node.exc.args[0], (ast.Constant, ast.JoinedStr, ast.BinOp)):
                 plain.append(f"{path.name}:{node.lineno}")
     assert not plain, plain
+
+
+# --- choosing the language, and numbers and money as each locale writes them ---
+
+def lang_of(html: str) -> str:
+    return re.search(r'<html lang="(\w+)">', html).group(1)
+
+
+@pytest.mark.parametrize("header, expected", [
+    ("fr-CH,fr;q=0.9,en;q=0.8", "fr"),  # a Swiss French phone
+    ("fr-CH", "fr"),  # only the regional tag: its language still matches
+    ("de-CH,fr;q=0.9", "de"),  # the first the browser prefers, not the first we list
+    ("rm-CH,de;q=0.5", "rm"),  # Romansh before German, though German matches exactly
+    ("it-IT,it;q=0.9", "it"),
+    ("en-GB", "en"),
+    ("pt-BR,es;q=0.9", "en"),  # none we speak
+    ("*", "en"),
+    ("", "en"),
+    ("fr;q=abc,;;,de", "de"),  # nonsense in the header is skipped, never a 500
+])
+def test_the_first_visit_follows_the_browser(app, header, expected):
+    html = page(app.test_client(), "/", headers={"Accept-Language": header})
+    assert lang_of(html) == expected
+
+
+def test_an_unknown_lang_falls_back_and_is_not_remembered(client):
+    r = client.get("/?lang=xx")
+    assert r.status_code == 200 and lang_of(r.get_data(as_text=True)) == "en"
+    assert "lang=" not in r.headers.get("Set-Cookie", "")
+    r = client.get("/?lang=fr")
+    assert "lang=fr" in r.headers["Set-Cookie"]
+    assert lang_of(page(client, "/", headers={"Accept-Language": "de"})) == "fr"  # the choice beats the browser
+
+
+def test_the_language_switch_offers_every_language(client):
+    html = page(client, "/")
+    for code in ("en", "de", "fr", "it", "rm"):
+        assert f'lang={code}"' in html, code
+
+
+def fmt(app, header, fn, *args, **kw):
+    from scorekeeper.web import l10n
+    with app.test_request_context("/", headers={"Accept-Language": header}):
+        return getattr(l10n, fn)(*args, **kw)
+
+
+def test_points_as_each_locale_writes_them(app):
+    from fractions import Fraction
+    half = Fraction(81, 2)  # a French Tarot total of 40.5 (docs/rules.md §5: halves are exact)
+    assert fmt(app, "en", "points", half) == "40.5"
+    assert fmt(app, "fr", "points", half) == "40,5"
+    assert fmt(app, "it", "points", half) == "40,5"
+    assert fmt(app, "de-CH", "points", half) == "40.5"  # the Swiss write a point
+    assert fmt(app, "de", "points", 12345) == "12.345"
+    assert fmt(app, "de-CH", "points", 12345) == "12’345"
+    assert fmt(app, "fr", "points", 12345) == "12\u202f345"  # French groups with a narrow no-break space
+    assert fmt(app, "fr", "signed", -half) == "−40,5" and fmt(app, "fr", "signed", 3) == "+3"
+
+
+def test_money_as_each_locale_writes_it(app):
+    assert fmt(app, "de-CH", "money", 140, "CHF") == "CHF\xa01.40"
+    assert fmt(app, "de", "money", 140, "CHF") == "CHF\xa01.40"  # a CHF table is written the Swiss way
+    assert fmt(app, "fr", "money", 140, "EUR") == "1,40\xa0€"
+    assert fmt(app, "it", "money", 123456, "EUR") == "1.234,56\xa0€"
+    assert fmt(app, "fr", "money", -140, "EUR", signed=True) == "−1,40\xa0€"
+    assert fmt(app, "en", "money", 10, "CHF") == "10 Rappen"
+    assert fmt(app, "fr", "money", 10, "CHF") == "10 centimes"
+    assert fmt(app, "fr", "money", 1, "EUR") == "1 centime"  # singular in French
+    assert fmt(app, "it", "money", 5, "EUR") == "5 centesimi"
+    assert fmt(app, "de", "money", 5, "EUR") == "5 Cent"
+
+
+def test_french_tarot_halves_in_french_on_the_count_page(client):
+    # The 21 alone: 4.5 points (docs/rules.md §5, oudlers are worth 4.5)
+    html = client.post("/count/french_tarot?lang=fr", data={"card": ["T21"]}).get_data(as_text=True)
+    assert "4,5" in html and "4.5 " not in html
+
+
+def test_the_api_answers_in_the_requested_language_with_the_same_code(client):
+    body = {"game": "troggu", "cards": ["T21", "ZZ-9"]}
+    english = client.post("/api/v1/count", json=body).get_json()["error"]
+    r = client.post("/api/v1/count", json=body, headers={"Accept-Language": "it-CH,it;q=0.9"})
+    italian = r.get_json()["error"]
+    assert r.status_code == 400 and italian["code"] == english["code"] == "unknown_card"
+    assert italian["cards"] == english["cards"] == ["ZZ-9"]
+    wanted = {m.id: m.string for m in catalogue("it") if m.id}["Not a card: {listing}. Cards are written like T21, FOOL or SW-K."]
+    assert italian["message"] == wanted.format(listing="ZZ-9") != english["message"]
+    assert r.headers["Content-Language"] == "it" and "Accept-Language" in r.headers["Vary"]
+    game = client.get("/api/v1/games/french_tarot", headers={"Accept-Language": "fr"}).get_json()
+    assert game["id"] == "french_tarot" and game["deck_total"] == 91  # data is the same in every language
+    french = {m.id: m.string for m in catalogue("fr") if m.id}
+    assert game["name"] == french["French Tarot"]

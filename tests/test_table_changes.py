@@ -40,7 +40,7 @@ def totals(page):
     page = re.search(r'<section id="totals".*?</section>', page, re.S).group(0)
     rows = re.findall(r'<tr[^>]*><th scope="row">(\w+)[^<]*(?:<[^>]+>[^<]*)*?</th>\s*<td class="n">([^<]+)</td>\s*'
                       r'<td class="n[^"]*">([^<]+)</td>', page)
-    return {name: (units, money) for name, units, money in rows}
+    return {name: (units, money.replace("\xa0", " ")) for name, units, money in rows}  # CHF\xa00.70
 
 
 def test_a_troggu_evening_with_a_late_arrival_an_early_leaver_a_stake_change_and_a_corrected_name(client):
@@ -194,7 +194,7 @@ def test_the_evening_in_numbers(client):
     # Ben prise 35: lost by 6, −(25 + 6) = −31 to each, −93; Anna garde 41: made by 0, 25 × 2 = 50, +150
     anna = re.search(r'<tr><th scope="row">Anna</th>(.*?)</tr>', numbers, re.S).group(1)
     # 3 hands, took on 2, won 2, best +222, worst +31 (a defender when Ben lost), biggest win 222 cents
-    assert re.findall(r'<td class="n">([^<]*)</td>', anna) == ["3", "2", "2", "+222", "+31", "EUR 2.22"]
+    assert re.findall(r'<td class="n">([^<]*)</td>', anna) == ["3", "2", "2", "+222", "+31", "€2.22"]  # English writes euros €2.22 (Babel, locale en)
     assert "Garde: taken 2, made 2" in numbers and "Prise: taken 1, made 0" in numbers
     data = client.get(url + "/export.json").get_json()
     assert {"contract": "Garde", "taken": 2, "made": 2} in data["numbers"]["contracts"]

@@ -113,7 +113,7 @@ def test_edit_delete_and_undo_keep_totals_derived(client):
     client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "40", "token": "a"})
     client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "30", "token": "b"})
     # totals: hand 1 Anna +4, hand 2 Anna 30 - 36 = -6; together -2 (docs/rules.md §1)
-    assert "−CHF 0.10" in client.get(url).get_data(as_text=True) or "−10 Rappen" in client.get(url).get_data(as_text=True)
+    assert "−CHF\xa00.10" in client.get(url).get_data(as_text=True) or "−10 Rappen" in client.get(url).get_data(as_text=True)
     form = client.get(url + "/hands/1").get_data(as_text=True)
     assert 'value="40"' in form
     version = re.search(r'name="version" type="hidden" value="(\d+)"', form).group(1)

@@ -46,7 +46,7 @@ def totals(page):
     for row in page.locator("#totals tbody tr").all():
         name = row.locator("th").inner_text().replace("deals", "").strip()
         cells = row.locator("td").all_inner_texts()
-        out[name] = (cells[0], cells[1])
+        out[name] = (cells[0], cells[1].replace("\xa0", " "))  # Babel keeps CHF and its amount together
     return out
 
 
@@ -122,7 +122,7 @@ def test_a_french_tarot_table_with_a_poignee_and_a_petit_au_bout(page, live_serv
     page.get_by_text("Poignée, chelem").click()
     choose(page, "Poignée shown by Ben", "Single")
     # 2 oudlers need 41; made by 9: 25 + 9 = 34, petit au bout +10 = 44, garde x2 = 88, poignée +20 = 108 (docs/rules.md §6)
-    expect(page.locator("#preview .sentence")).to_have_text("Anna wins: each of the 3 opponents pays CHF 1.08.", timeout=WAIT)
+    expect(page.locator("#preview .sentence")).to_have_text("Anna wins: each of the 3 opponents pays CHF\xa01.08.", timeout=WAIT)
     save(page)
     # Ben prise with 40 points and 1 oudler: needs 51, down 11: 25 + 11 = 36 per defender
     choose(page, "Taker", "Ben")
@@ -157,7 +157,7 @@ def test_a_troccas_game_of_four_deals(page, live_server):
     page.fill("input[name=c_others]", "17")
     page.get_by_role("button", name="Count these cards", exact=True).click()
     expect(page.locator("input[name=points]")).to_have_value("16", timeout=WAIT)
-    expect(page.locator("#preview .sentence")).to_have_text("Anna and Cla get CHF 2.00 each; Ben and Zoë pay CHF 2.00 each.",
+    expect(page.locator("#preview .sentence")).to_have_text("Anna and Cla get CHF\xa02.00 each; Ben and Zoë pay CHF\xa02.00 each.",
                                                             timeout=WAIT)
     save(page)
     expect(page.locator(".deal-games li").nth(1)).to_contain_text("Game 2: deal 1 of 4")

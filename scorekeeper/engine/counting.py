@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .text import Line, line
+from .text import Line, line, nline
 
 
 @dataclass(frozen=True)
@@ -87,8 +87,7 @@ def in_halves(cards, values, oudlers: frozenset) -> Count:
     args = dict(n=len(cards), oudlers=n_oudlers, points=total)
     if len(cards) == 1:
         work = line("1 card worth {points}", **args)
-    elif n_oudlers == 1:
-        work = line("{n} cards, 1 oudler: {points} points", **args)
-    else:
-        work = line("{n} cards, {oudlers} oudlers: {points} points", **args)
+    else:  # 0 oudlers is plural in English, singular in French ("0 bout"): the catalogue decides
+        work = nline("{n} cards, {oudlers} oudler: {points} points", "{n} cards, {oudlers} oudlers: {points} points",
+                     "oudlers", **args)
     return Count(len(cards), total, total, None, work, oudlers=n_oudlers)

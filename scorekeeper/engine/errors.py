@@ -1,7 +1,7 @@
 """Domain errors: each carries an API error code and a sentence a player understands."""
 from __future__ import annotations
 
-from .text import Line
+from .text import Line, fmt_points
 
 
 class ScoreError(ValueError):
@@ -20,10 +20,10 @@ class ScoreError(ValueError):
         self.cards = list(cards) if cards else []
         self.field = field
 
-    def render(self, translate=lambda s: s) -> str:
-        """Return the sentence translated by `translate` (gettext in the web app)."""
+    def render(self, translate=lambda s: s, number=fmt_points, plural=None) -> str:
+        """Return the sentence in the reader's words (Line.render says how)."""
         if isinstance(self.line, Line):
-            return self.line.render(translate)
+            return self.line.render(translate, number, plural)
         return translate(self.message)
 
 

@@ -28,11 +28,24 @@ class Line:
 
     text: str
     args: tuple = ()
+    plural: str | None = None  # the plural message id, chosen by the number in the field `count`
+    count: str | None = None
 
-    def render(self, translate=lambda s: s) -> str:
-        """Return the sentence, translated by `translate` (gettext in the web app)."""
-        values = {k: v.render(translate) if isinstance(v, Line) else fmt_points(v) for k, v in self.args}
-        return translate(self.text).format(**values)
+    def render(self, translate=lambda s: s, number=fmt_points, plural=None) -> str:
+        """Return the sentence in the reader's words.
+
+        `translate` is gettext, `plural` ngettext (s, p, n) and `number` writes a number, the three of the
+        reader's language (the web app's l10n module); by default English, numbers as fmt_points writes them.
+        """
+        values = {k: v.render(translate, number, plural) if isinstance(v, Line) else
+                  number(v) if isinstance(v, (int, Fraction)) and not isinstance(v, bool) else str(v)
+                  for k, v in self.args}
+        if self.plural is None:
+            text = translate(self.text)
+        else:
+            n = dict(self.args)[self.count]
+            text = plural(self.text, self.plural, n) if plural else self.text if n == 1 else self.plural
+        return text.format(**values)
 
     def __str__(self) -> str:
         return self.render()
@@ -41,6 +54,14 @@ class Line:
 def line(text: str, **args) -> Line:
     """Make a Line; `line` is also the keyword Babel extracts message ids by."""
     return Line(text, tuple(sorted(args.items())))
+
+
+def nline(singular: str, plural: str, count: str, **args) -> Line:
+    """Make a Line whose wording follows the number in field `count` ("1 card", "2 cards").
+
+    Babel extracts it as `nline:1,2`; each language's catalogue gives its own plural forms.
+    """
+    return Line(singular, tuple(sorted(args.items())), plural, count)
 
 
 def N_(text: str) -> str:

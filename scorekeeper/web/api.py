@@ -4,12 +4,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 from flask import Blueprint, jsonify, request
+from flask_babel import get_locale, gettext
 
 from ..engine.cards import parse_pile
 from ..engine.errors import BadRequest, ScoreError
 from ..engine.games import all_games, count_pile, get_game, resolve_rules
 from ..engine.text import line
 from . import bounds
+from .l10n import say
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -21,9 +23,17 @@ def number(x):
     return x
 
 
+@bp.after_request
+def language(response):
+    """Say which language the sentences are in: Accept-Language (or ?lang=) chooses it (docs/api.md)."""
+    response.headers["Content-Language"] = str(get_locale() or "en")
+    response.vary.add("Accept-Language")
+    return response
+
+
 @bp.errorhandler(ScoreError)
 def score_error(e: ScoreError):
-    body = {"code": e.code, "message": e.message}
+    body = {"code": e.code, "message": say(e)}  # the code stays; the sentence is in the reader's language
     if e.cards:
         body["cards"] = e.cards
     return jsonify({"error": body}), 404 if e.code == "unknown_game" else 400
@@ -33,12 +43,12 @@ def game_json(game, full: bool = False) -> dict:
     """Describe a game as docs/api.md says."""
     out = {
         "id": game.id,
-        "name": game.name,
+        "name": gettext(game.name),
         "players": {"min": game.min_players, "max": game.max_players},
         "deck_size": len(game.deck),
         "deck_total": game.total,
         "rules": {name: opt.default for name, opt in game.options.items()},
-        "rule_meanings": {name: opt.meaning for name, opt in game.options.items()},
+        "rule_meanings": {name: gettext(opt.meaning) for name, opt in game.options.items()},
     }
     if full:
         values = game.values(resolve_rules(game, None))
@@ -126,8 +136,8 @@ def count_json(game, result) -> dict:
         "points": number(result.points),
         "groups": None,
         "rest": None,
-        "working": str(result.working),
-        "warnings": [str(w) for w in result.warnings],
+        "working": say(result.working),
+        "warnings": [say(w) for w in result.warnings],
     }
     if result.groups:
         g = result.groups
@@ -173,6 +183,6 @@ def score():
         "points": json_number(result.points),
         "scores": dict(result.scores),
         "payouts": {p: s * stake for p, s in result.scores.items()},
-        "explanation": [str(x) for x in result.explanation],
-        "warnings": [str(x) for x in result.warnings],
+        "explanation": [say(x) for x in result.explanation],
+        "warnings": [say(x) for x in result.warnings],
     })

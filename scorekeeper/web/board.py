@@ -11,13 +11,13 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from ..engine.seating import next_dealer
+from . import l10n
+from .l10n import money, say
 from ..engine import settle
 from ..engine.errors import ScoreError
 from ..engine.games import Result, get_game, resolve_rules
-from ..engine.naming import say
 from .house_rules import in_words, option_title
 
-MINOR = {"CHF": "Rappen", "EUR": "cents"}
 
 
 @dataclass
@@ -66,20 +66,9 @@ class Board:
         return self.rows[max(0, end - size):end][::-1]
 
 
-def fmt_money(minor: int, currency: str, signed: bool = False, bare: bool = False) -> str:
-    """Write an amount for people: 10 Rappen, CHF 1.20, +CHF 0.40 (signed), +0.40 (bare), never floats."""
-    if signed and minor == 0:
-        return "0"
-    sign = ("+" if minor > 0 else "−") if signed else ("−" if minor < 0 else "")
-    value = abs(minor)
-    if not signed and value < 100 and currency in MINOR:
-        return f"{sign}{value} {MINOR[currency]}"
-    return f"{sign}{'' if bare else currency + ' '}{value // 100}.{value % 100:02d}"
-
-
 def render_lines(lines) -> list[str]:
     """Render the engine's Lines through the translation catalogue."""
-    return [ln.render(_) if hasattr(ln, "render") else str(ln) for ln in lines]
+    return [say(ln) for ln in lines]
 
 
 def score(table, facts: dict) -> Result:
@@ -134,7 +123,7 @@ def build(table, hands, worded: range | None = None, explain: bool = True) -> Bo
         try:
             result = score(under, h.facts)
         except ScoreError as e:
-            row.error = e.render(_)
+            row.error = say(e)
         else:
             row.scores = dict(result.scores)
             row.payouts = settle.payouts(result.scores, under.stake)
@@ -160,7 +149,7 @@ def changes(then, now) -> list[str]:
     out = [_("%(name)s joins", name=p) for p in now.players if p not in then.players]
     out += [_("%(name)s leaves", name=p) for p in then.players if p not in now.players]
     if now.stake != then.stake:
-        out.append(_("stake %(money)s", money=fmt_money(now.stake, now.currency)))
+        out.append(_("stake %(money)s", money=money(now.stake, now.currency)))
     game = get_game(now.game)
     for name in game.options:
         old, new = resolve_rules(game, then.rules)[name], resolve_rules(game, now.rules)[name]
@@ -191,17 +180,17 @@ def money_sentence(payouts: dict, currency: str) -> str:
     if len(winners) == 1 and len({payouts[p] for p in losers}) == 1 and sum(payouts.values()) == 0:
         return ngettext("%(winner)s wins: %(loser)s pays %(amount)s.",
                         "%(winner)s wins: each of the %(num)d opponents pays %(amount)s.", len(losers),
-                        winner=winners[0], loser=losers[0], amount=fmt_money(-payouts[losers[0]], currency))
+                        winner=winners[0], loser=losers[0], amount=money(-payouts[losers[0]], currency))
     if len(losers) == 1 and len({payouts[p] for p in winners}) == 1 and sum(payouts.values()) == 0:
         return ngettext("%(loser)s loses: pays %(winner)s %(amount)s.",
                         "%(loser)s loses: pays each of the %(num)d others %(amount)s.", len(winners),
-                        loser=losers[0], winner=winners[0], amount=fmt_money(payouts[winners[0]], currency))
+                        loser=losers[0], winner=winners[0], amount=money(payouts[winners[0]], currency))
     if len({payouts[p] for p in winners}) == 1 and len({payouts[p] for p in losers}) == 1:
         return _("%(winners)s get %(won)s each; %(losers)s pay %(lost)s each.",
-                 winners=_and(winners), won=fmt_money(payouts[winners[0]], currency),
-                 losers=_and(losers), lost=fmt_money(-payouts[losers[0]], currency))
-    parts = [_("%(player)s gets %(amount)s", player=p, amount=fmt_money(payouts[p], currency)) for p in winners]
-    parts += [_("%(player)s pays %(amount)s", player=p, amount=fmt_money(-payouts[p], currency)) for p in losers]
+                 winners=_and(winners), won=money(payouts[winners[0]], currency),
+                 losers=_and(losers), lost=money(-payouts[losers[0]], currency))
+    parts = [_("%(player)s gets %(amount)s", player=p, amount=money(payouts[p], currency)) for p in winners]
+    parts += [_("%(player)s pays %(amount)s", player=p, amount=money(-payouts[p], currency)) for p in losers]
     return "; ".join(parts) + "."
 
 
@@ -214,14 +203,14 @@ def preview(table, facts: dict) -> dict:
     try:
         result = score(table, facts)
     except ScoreError as e:
-        return {"engine_error": e.render(_)}
+        return {"engine_error": say(e)}
     return {"sentence": money_sentence(settle.payouts(result.scores, table.stake), table.currency),
             "lines": render_lines(result.explanation), "warnings": render_lines(result.warnings)}
 
 
 def summary(table, facts: dict) -> str:
     """Say in a few words what was declared: who, which contract, the points."""
-    return say(get_game(table.game).summary(facts or {}), _)
+    return say(get_game(table.game).summary(facts or {}))
 
 
 PAGE = 20  # hands on the table page; older ones are a tap away, a page at a time
@@ -244,10 +233,8 @@ def current(table) -> Board:
     the kept boards hold; a lock keeps the threads of a worker from tripping over each other.
     """
     from flask import current_app
-    from flask_babel import get_locale
-
     from .. import store
-    key, version = (table.id, str(get_locale())), table.version
+    key, version = (table.id, str(l10n.locale(table.currency))), table.version
     with _KEEPING:
         kept = current_app.extensions.setdefault("boards", OrderedDict())
         found = kept.get(key)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from ..engine.text import signed
+from .l10n import signed
 
 WIDTH, HEIGHT, PAD = 360, 160, 6  # a 390 px phone less its margins; the SVG scales up on a laptop
 

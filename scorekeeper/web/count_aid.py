@@ -13,8 +13,8 @@ from flask_babel import gettext as _
 from ..engine.cards import parse_pile
 from ..engine.errors import ScoreError
 from ..engine.games import CLASSES, cards_for_classes, class_sizes, count_pile, resolve_rules
-from ..engine.naming import class_label, say
-from ..engine.text import fmt_points
+from ..engine.naming import class_label
+from .l10n import points, say
 from . import hand_form
 from .counting import group_size
 
@@ -72,7 +72,7 @@ def add_group(form, game, table, aid: Aid, remove: str = "") -> None:
     try:
         cards = parse_pile(aid.ticked, game.deck, game.name)
     except ScoreError as e:
-        hand_form.fail(form.count_of, e.render(_))
+        hand_form.fail(form.count_of, say(e))
         return
     aid.groups.append((cards, count_pile(game, cards, rules).points))
     aid.ticked = []
@@ -82,7 +82,7 @@ def rows(game, table, formdata) -> list[dict]:
     """Return the classes a pile is counted by, in this game's words, with what was given."""
     rules = resolve_rules(game, table.rules)
     sizes = class_sizes(game, rules)
-    return [dict(name=c, label=say(class_label(game, c, rules), _), size=sizes[c],
+    return [dict(name=c, label=say(class_label(game, c, rules)), size=sizes[c],
                  segmented=sizes[c] <= SEGMENTED, value=(formdata.get("c_" + c) or "").strip())
             for c in CLASSES if sizes[c]]
 
@@ -133,7 +133,7 @@ def count(form, game, table, formdata, aid: Aid) -> bool:
         pile = parse_pile(ticked, game.deck, game.name) if ticked else cards_for_classes(game, counts, rules)
         aid.count = count_pile(game, pile, rules)
     except ScoreError as e:
-        hand_form.fail(form.count_of, e.render(_))
+        hand_form.fail(form.count_of, say(e))
         return False
     form.count_of.data = target
     hand_form.fill_count(form, target, aid.count)
@@ -159,7 +159,7 @@ def tally(aid: Aid) -> str | None:
     c = aid.count
     if c is None:
         return None
-    text = _("Counted so far: %(working)s.", working=say(c.working, _))
+    text = _("Counted so far: %(working)s.", working=say(c.working))
     if c.rest is not None:
-        text += " " + _("The other side: %(points)s.", points=fmt_points(c.rest.points))
+        text += " " + _("The other side: %(points)s.", points=points(c.rest.points))
     return text

@@ -5,13 +5,13 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ..engine import cards as C
+from .l10n import points, say
 from ..engine.errors import ScoreError, UnknownGame
 from .table_form import digits
 from ..engine.games import (CLASSES, all_games, cards_for_classes, class_sizes,
                     count_pile, get_game, resolve_rules)
-from ..engine.naming import card_name, label, naming, say
+from ..engine.naming import card_name, label, naming
 from ..engine.naming import class_label as naming_class_label
-from ..engine.text import Line, fmt_points
 
 bp = Blueprint("counting", __name__)
 
@@ -21,15 +21,13 @@ COUNTING_OPTIONS = ("honour_trump",)  # the house rules that change a card's val
 @bp.app_template_filter("say")
 def say_filter(value) -> str:
     """Render a Line or a name in the reader's language."""
-    if isinstance(value, Line):
-        return value.render(_)
-    return say(value, _)
+    return say(value)
 
 
 @bp.app_template_filter("pts")
 def pts_filter(value) -> str:
     """Write points for people: 53 or 40.5."""
-    return fmt_points(value)
+    return points(value)
 
 
 @bp.get("/")
@@ -56,7 +54,7 @@ def count(game_id):
         checked = set(pile)
         result = count_pile(game, pile, rules)
     except ScoreError as e:
-        error = e.render(_)
+        error = say(e)
         checked = {c for c in picked if c in game.deck}
     context = dict(game=game, rules=rules, rule_error=rule_error, result=result, error=error)
     if request.headers.get("HX-Target") == "result":
@@ -117,7 +115,7 @@ def count_groups(game_id):
     try:
         C.parse_pile([c for g in groups for c in g], game.deck, game.name)
     except ScoreError as e:
-        groups, editing, error = [], None, e.render(_)
+        groups, editing, error = [], None, say(e)
     others = [c for i, g in enumerate(groups) if i != editing for c in g]
     current = [c for c in dict.fromkeys(current) if c in game.deck and c not in others]
     if error:
@@ -227,4 +225,4 @@ def card_title(game, card: str, rules) -> str:
 
 def class_label(game, name: str, rules) -> str:
     """Return the words for a class of cards in this game (the honour trumps by their names)."""
-    return say(naming_class_label(game, name, rules), _)
+    return say(naming_class_label(game, name, rules))

@@ -14,6 +14,7 @@ from flask_babel import gettext as _
 from .. import store
 from ..engine.seating import next_dealer
 from . import board, bounds, stats
+from .l10n import say
 from ..engine.errors import ScoreError
 from ..engine.games import all_games, check_players, resolve_rules
 from ..engine.settle import COINS
@@ -118,7 +119,7 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
         rules = resolve_rules(game, data.get("rules"))
         players = check_players(game, data.get("players"), low=game.players_allowed(rules).start)
     except ScoreError as e:
-        raise BadImport(e.render(_)) from None
+        raise BadImport(say(e)) from None
     for i, name in enumerate(players, 1):
         if bounds.invisible(name):
             raise BadImport(_("Player %(n)s's name in the file holds invisible or control characters (such as a "
@@ -152,7 +153,7 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
         try:
             board.score(under, item["hand"])
         except ScoreError as e:
-            raise BadImport(_("Hand %(n)s: %(message)s", n=item["number"], message=e.render(_))) from None
+            raise BadImport(_("Hand %(n)s: %(message)s", n=item["number"], message=say(e))) from None
         dealer = item.get("dealer") if item.get("dealer") in under.players else None
         hands.append(store.Hand(0, item["number"], item["hand"], item["version"], _when(item.get("created_at")),
                                 _when(item.get("updated_at")), dealer, setup))
@@ -196,7 +197,7 @@ def import_table():
             try:
                 data = bounds.loads(raw.decode("utf-8"))  # every number bounded before anything counts with it
             except bounds.BadNumber as e:
-                raise BadImport(e.line.render(_)) from None
+                raise BadImport(say(e.line)) from None
             except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
                 raise BadImport(_("This file is not JSON.")) from None
             table = store.import_table(*parse(data))

@@ -15,9 +15,9 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectMultipleField, StringField, widgets
 
 from ..engine.entry import EntryError, Group, Number, PerSeat, Pick, Ticks, active
+from .l10n import points, say
 from ..engine.games import resolve_rules
-from ..engine.naming import say
-from ..engine.text import Line, fmt_points, line
+from ..engine.text import Line, line
 
 WHOLE = re.compile(r"[+-]?[0-9]{1,9}")  # nine digits: no int() beyond an SQL INTEGER, no huge numbers
 HALF = re.compile(r"([0-9]{1,9})(?:[.,]([0-9]{1,9}))?")  # 40.5 or 40,5; never an exponent
@@ -39,7 +39,7 @@ class Checkboxes(SelectMultipleField):
 
 def fail(field, message) -> None:
     """Attach a message (a Line or text) to a field; WTForms keeps errors as a tuple until validate()."""
-    field.errors = [*field.errors, say(message, gettext)]
+    field.errors = [*field.errors, say(message)]
 
 
 def _radio_value(value):
@@ -51,7 +51,7 @@ def _seat_label(label, player: str) -> str:
     """Say a per-player field's label: the player's name, or the label with {name} filled in."""
     if label is None:
         return player
-    return Line(label.text, (*label.args, ("name", player))).render(gettext)
+    return say(Line(label.text, (*label.args, ("name", player))))
 
 
 def expand(f, players) -> list[tuple[str, object, str | None]]:
@@ -63,11 +63,11 @@ def expand(f, players) -> list[tuple[str, object, str | None]]:
 
 def _wtfield(f):
     if isinstance(f, Pick):
-        blank = [("", say(f.blank, gettext))] if f.blank is not None else []
-        return RadioField(choices=blank + [(v, say(label, gettext)) for v, label in f.choices],
+        blank = [("", say(f.blank))] if f.blank is not None else []
+        return RadioField(choices=blank + [(v, say(label)) for v, label in f.choices],
                           default=f.default, validate_choice=False, coerce=_radio_value)
     if isinstance(f, Ticks):
-        return Checkboxes(choices=[(v, say(label, gettext)) for v, label in f.choices], validate_choice=False)
+        return Checkboxes(choices=[(v, say(label)) for v, label in f.choices], validate_choice=False)
     return StringField()
 
 
@@ -79,7 +79,7 @@ def _make(game, table, last, formdata=None):
     cls = type(f"HandForm_{game.id}", (HandForm,), attrs)
     form = cls(formdata=formdata) if formdata is not None else cls()
     form.game, form.entry, form.players, form.rules = game, entry, players, rules
-    form.count_of.choices = [(c.target, say(c.label, gettext)) for c in entry.counts]
+    form.count_of.choices = [(c.target, say(c.label)) for c in entry.counts]
     return form
 
 
@@ -111,7 +111,7 @@ def _text(decl, value):
         return list(value or [])
     if value is None:
         return ""
-    return fmt_points(value) if isinstance(value, Fraction) else str(value)
+    return points(value) if isinstance(value, Fraction) else str(value)  # 40,5 in French: read back too
 
 
 # ---- reading a posted form ----
@@ -203,7 +203,7 @@ def fill_count(form, target: str, count) -> bool:
     found = next((c for c in form.entry.counts if c.target == target), None)
     if found is None:
         return False
-    form[found.points].data = fmt_points(count.points)
+    form[found.points].data = points(count.points) if count.points >= 0 else str(count.points)
     if found.oudlers is not None and count.oudlers is not None:
         form[found.oudlers].data = str(count.oudlers)
     for name, value in found.sets.items():
@@ -225,12 +225,12 @@ def _nodes(form, fields, switch) -> list[dict]:
         if isinstance(f, Group):
             children = _nodes(form, f.fields, switch)
             shown = "when" if f.when else "unless" if f.unless else None
-            out.append(dict(kind="group", children=children, label=say(f.label, gettext) if f.label else None,
+            out.append(dict(kind="group", children=children, label=say(f.label) if f.label else None,
                             folded=f.folded, open=f.folded and _any_set(children), style=f.style,
-                            hint=say(f.hint, gettext) if f.hint else None, shown=shown))
+                            hint=say(f.hint) if f.hint else None, shown=shown))
             continue
         for name, decl, player in expand(f, form.players):
-            label = _seat_label(decl.label, player) if player is not None else say(decl.label, gettext)
+            label = _seat_label(decl.label, player) if player is not None else say(decl.label)
             node = dict(kind=type(decl).__name__.lower(), field=form[name], label=label,
                         style=getattr(decl, "style", ""))
             if isinstance(decl, Pick):

@@ -13,11 +13,10 @@ import socket
 import segno
 from flask import (Blueprint, Response, abort, current_app, g, redirect, render_template, request,
                    url_for)
-from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from .. import store
-from . import board
+from . import board, l10n
 from ..engine.games import get_game
 
 bp = Blueprint("live", __name__)
@@ -146,7 +145,7 @@ def scoreboard(table) -> dict:
 
 def etag(version: int) -> str:
     """Name one rendering of the scoreboard: the table's version (in the database), the role, the language."""
-    return f"v{version}.{role()}.{get_locale() or 'en'}"
+    return f"v{version}.{role()}.{l10n.locale()}"
 
 
 @bp.get("/v/<table_id>")

@@ -9,11 +9,11 @@ from flask import Blueprint, abort, current_app, render_template
 from flask_babel import gettext as _
 
 from ..engine import cards as C
+from .l10n import points, say
 from ..engine import examples as rule_examples
 from ..engine.games import CLASSES, all_games, card_class, resolve_rules
 from ..engine import naming
 from .house_rules import card_name, in_words, option_title
-from ..engine.text import fmt_points
 
 bp = Blueprint("rules", __name__)
 
@@ -48,8 +48,8 @@ def game_page(game):
         engine=engine,
         options=option_rows(found),
         card=lambda code: card_name(code, found),
-        legend=naming.say(naming.naming(found).legend, _),
-        points=fmt_points,
+        legend=say(naming.naming(found).legend),
+        points=points,
         tr=_,  # translates the engine's Lines (Line.render)
     )
 
@@ -65,7 +65,7 @@ def deck_suits(game) -> list[tuple[str, str]]:
         if suit in C.ROUND_SUITS and n.round_ace_high:
             pips.reverse()
         label = " ".join(n.courts.get(r, r) for r in courts + pips)
-        out.append((naming.say(n.suits[suit], _), label))
+        out.append((say(n.suits[suit]), label))
     return out
 
 
@@ -83,7 +83,7 @@ def value_rows(game) -> list[dict]:
     for cls in CLASSES:
         if cls in rows:
             row = rows[cls]
-            row["label"] = naming.say(naming.class_label(game, cls, rules), _)
+            row["label"] = say(naming.class_label(game, cls, rules))
             row["count"] = len(row["cards"])
             out.append(row)
     return out
@@ -102,4 +102,4 @@ def option_rows(game) -> dict[str, dict]:
 def describe(game, pile: list[str]) -> list[tuple[str, str]]:
     """Return each card of a pile with its value, for a worked count."""
     values = game.values(resolve_rules(game, None))
-    return [(card_name(c, game), fmt_points(values[c])) for c in pile]
+    return [(card_name(c, game), points(values[c])) for c in pile]

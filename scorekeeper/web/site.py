@@ -163,7 +163,7 @@ def install(app: Flask) -> None:
 
     @app.context_processor
     def globals_():
-        return {"lang": str(get_locale() or "en"), "lang_url": lang_url}
+        return {"lang": str(get_locale() or "en"), "lang_url": lang_url, "languages": LANGUAGES}
 
 
 def lang_url(code: str) -> str:

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from flask_babel import gettext as _
+from .l10n import say
 
-from ..engine.naming import say
 
 
 @dataclass
@@ -53,7 +52,7 @@ def numbers(b) -> Numbers:
             players[who].won += made
             word = game.contract(r.hand.facts)
             if word is not None:
-                key = say(word, _)
+                key = say(word)
                 taken, done = contracts.get(key, (0, 0))
                 contracts[key] = (taken + 1, done + made)
     out.players = list(players.values())

@@ -15,7 +15,7 @@ from .. import store
 from ..engine import settle
 from ..engine.errors import ScoreError
 from ..engine.games import all_games, get_game, resolve_rules
-from ..engine.text import signed
+from .l10n import money, say, signed
 from . import board, count_aid, hand_form, live
 from .chart import chart
 from .stats import numbers
@@ -42,7 +42,7 @@ HAND = "<hand:number>"  # nine digits: a hand number in a URL fits the database'
 @bp.app_context_processor
 def helpers():
     """Template helpers the table partials use, wherever they are rendered."""
-    return {"new_token": new_token, "money": board.fmt_money, "signed": signed, "deck_for": deck_for,
+    return {"new_token": new_token, "money": money, "signed": signed, "deck_for": deck_for,
             "hand_layout": hand_form.layout, "hand_errors": hand_form.errors, "count_tally": count_aid.tally,
             "evening_chart": lambda b: b.once("chart", chart), "house_rule_title": option_title,
             "evening_numbers": lambda b: b.once("numbers", numbers),
@@ -128,7 +128,7 @@ def check_hand(form, table):
     try:
         board.score(table, facts)
     except ScoreError as e:
-        return None, e.render(_)
+        return None, say(e)
     return facts, None
 
 

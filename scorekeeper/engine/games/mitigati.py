@@ -61,7 +61,7 @@ def declaration(player: str, shown: list[str], rules: dict):
     honours = KINGS | trio
     odd = [c for c in shown if c not in honours and not C.is_trump(c)]
     if odd:
-        raise BadHand(line("{player} showed {odd}: only honours (kings, I, {honour}, the Fool) and trumps are declared in Mitigati.", player=player, odd=', '.join(odd), honour=ROMAN[rules['honour_trump']]), cards=odd)
+        raise BadHand(line("{player} showed {odd}: only honours (kings, I, {honour}, the Fool) and trumps are declared in Mitigati.", player=player, odd=', '.join(card_name(GAME, c, rules) for c in odd), honour=ROMAN[rules['honour_trump']]), cards=odd)
     if len(shown) > HAND:
         # italian-swiss-archive.txt (Phil): 25 cards each, the dealer discarding his 3 extra ones first
         raise BadHand(line("{player} showed {n} cards, but a hand has only 25.", player=player, n=len(shown)))
@@ -114,7 +114,7 @@ def declarations(players: list[str], shown, rules: dict):
         out[p], more = declaration(p, cards, rules)
         lines += more
     if twice:
-        raise DuplicateCard(line("{twice} was shown by two players; each card exists only once.", twice=', '.join(twice)), cards=twice)
+        raise DuplicateCard(line("{twice} was shown by two players; each card exists only once.", twice=', '.join(card_name(GAME, c, rules) for c in twice)), cards=twice)
     return out, lines
 
 

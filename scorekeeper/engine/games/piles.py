@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
+from ..naming import card_name
 from ..text import Line, line, signed
 from ..entry import Count, Entry, Group, Number, PerSeat
 from . import PLAYERS, Example, Game, count_pile, one_of, seat
@@ -73,7 +74,8 @@ def read_piles(game: Game, players: list[str], hand: dict, rules: dict, fool_alo
                 twice.append(card)
             owner[card] = p
     if twice:
-        raise DuplicateCard(line("{twice} is in two players' piles; each card exists only once.", twice=', '.join(twice)),
+        raise DuplicateCard(line("{twice} is in two players' piles; each card exists only once.",
+                                 twice=', '.join(card_name(game, c) for c in twice)),
                             cards=twice)
     missing = [c for c in game.deck if c not in owner]
     if missing:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
-from ..naming import GENERIC_SUITS, ITALIAN_MARKS, Naming
+from ..naming import GENERIC_SUITS, ITALIAN_MARKS, Naming, card_name
 from ..text import N_, line
 from . import renamed
 from . import Game, Option, Result, check_players, hand_fields, seat
@@ -85,7 +85,7 @@ def score(players, hand, rules):
             for card in cards:
                 gains[p] += value[card]
                 explanation.append(line("{player} shows {card}: {value} from the pot.", player=p,
-                                        card=card, value=value[card]))
+                                        card=card_name(GAME, card, rules), value=value[card]))
         rest = pot - sum(gains.values())
         if rest == 0:
             if tricks is not None:
@@ -138,12 +138,12 @@ def declarations_of(players: list[str], declared, rules: dict) -> dict[str, list
         cards = C.parse_pile(codes, DECK, "Triomphe Forcée")
         odd = [c for c in cards if c not in allowed]
         if odd:
-            raise BadHand(line("{player} declared {odd}: only the Fool, the Bateleur (T1) and La Force ({force}) are paid from the pot.", player=p, odd=', '.join(odd), force=rules['force_trump']), cards=odd)
+            raise BadHand(line("{player} declared {odd}: only the Fool, the Bateleur (T1) and La Force ({force}) are paid from the pot.", player=p, odd=', '.join(card_name(GAME, c, rules) for c in odd), force=rules['force_trump']), cards=odd)
         twice += [c for c in cards if c in seen]
         seen.update(cards)
         out[p] = cards
     if twice:
-        raise DuplicateCard(line("{twice} was declared by two players; each card exists only once.", twice=', '.join(twice)), cards=twice)
+        raise DuplicateCard(line("{twice} was declared by two players; each card exists only once.", twice=', '.join(card_name(GAME, c, rules) for c in twice)), cards=twice)
     return out
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
-from ..naming import ITALIAN_MARKS, Naming
+from ..naming import ITALIAN_MARKS, Naming, card_name
 from ..text import N_, line, signed
 from ..entry import ALONE, Count, Entry, EntryError, Group, Number, PerSeat, Pick, seats
 from . import renamed
@@ -312,7 +312,7 @@ def _misere(players, hand, rules) -> Result:
             for p in players:
                 for card in (C.FOOL, "T1"):
                     if card in piles[p]:
-                        raise BadHand(line("At {n} players a misère is played only when the Fool and I are both in the Tapp, but {player}'s pile holds {card}.", n=n, player=p, card=card), cards=[card])
+                        raise BadHand(line("At {n} players a misère is played only when the Fool and I are both in the Tapp, but {player}'s pile holds {card}.", n=n, player=p, card=card_name(GAME, card)), cards=[card])
     total = sum(points.values())
     if total > TOTAL:
         raise BadHand(line("The players' points add up to {total}, more than the deck's 114.", total=total))
@@ -416,7 +416,7 @@ def _no_card_twice(piles, players):
                 twice.append(card)
             seen.add(card)
     if twice:
-        raise DuplicateCard(line("{twice} is in two players' piles; each card exists only once.", twice=', '.join(twice)), cards=twice)
+        raise DuplicateCard(line("{twice} is in two players' piles; each card exists only once.", twice=', '.join(card_name(GAME, c) for c in twice)), cards=twice)
 
 
 # ---- the rules page: sample piles and a worked example ----

@@ -1,0 +1,97 @@
+"""The reader's language and region: which catalogue, and numbers and money as the locale writes them (Babel).
+
+The language is chosen per request (`choose`): ?lang=, then the lang cookie, then the browser's
+Accept-Language by primary subtag (fr-CH is French). Numbers follow the language and, where the browser
+names one, its region (de-CH writes 1’234.5, de 1.234,5); money on a CHF table is written the Swiss way
+when the browser names no region. The engine's sentences (Lines) are rendered here, translated, with
+their numbers and plurals in the reader's language.
+"""
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+from babel import Locale, UnknownLocaleError
+from babel.numbers import format_currency, format_decimal
+from flask import g, has_request_context, request
+from flask_babel import get_locale, get_translations, gettext, ngettext
+
+from .. import LANGUAGES
+
+
+def choose() -> str:
+    """Return the language of this request: ?lang=, the lang cookie, else the browser's first we speak."""
+    chosen = request.args.get("lang") or request.cookies.get("lang")
+    if chosen in LANGUAGES:
+        return chosen
+    for tag, _quality in request.accept_languages:  # best first
+        primary = tag.replace("_", "-").split("-")[0].lower()
+        if primary in LANGUAGES:
+            return primary
+    return "en"
+
+
+def _browser_region(lang: str) -> str | None:
+    """Return the region the browser gives with `lang` (CH for fr-CH), if any."""
+    for tag, _quality in request.accept_languages:
+        parts = tag.replace("_", "-").split("-")
+        if parts[0].lower() == lang and len(parts) > 1 and len(parts[-1]) == 2 and parts[-1].isalpha():
+            return parts[-1].upper()
+    return None
+
+
+def locale(currency: str | None = None) -> Locale:
+    """Return the Babel locale numbers are written in: the language, with the browser's or the currency's region."""
+    lang = str(get_locale() or "en") if has_request_context() else "en"
+    key = (lang, currency)
+    cache = g.setdefault("_l10n_locales", {}) if has_request_context() else {}
+    if key not in cache:
+        region = _browser_region(lang) if has_request_context() else None
+        if region is None and currency == "CHF":
+            region = "CH"
+        try:
+            cache[key] = Locale.parse(f"{lang}_{region}") if region else Locale.parse(lang)
+        except (UnknownLocaleError, ValueError):
+            cache[key] = Locale.parse(lang)
+    return cache[key]
+
+
+def _decimal(value) -> Decimal:
+    if isinstance(value, Fraction):
+        return Decimal(value.numerator) / Decimal(value.denominator)  # halves and hundredths: exact
+    return Decimal(value)
+
+
+def points(value) -> str:
+    """Write a point value: 53, 40.5 in English, 40,5 in French, 1’234 in Swiss German; never 40.50."""
+    if value < 0:
+        return "−" + points(-value)
+    return format_decimal(_decimal(value), format="#,##0.##", locale=locale())
+
+
+def signed(value) -> str:
+    """Write a score with its sign: +4, −9, 0 (a real minus sign), halves as +40,5 in French."""
+    return f"+{points(value)}" if value > 0 else f"−{points(-value)}" if value < 0 else "0"
+
+
+def money(minor: int, currency: str, signed: bool = False, bare: bool = False) -> str:
+    """Write an amount: 10 Rappen, CHF 1.20 (de-CH), 1,20 € (fr), +CHF 0.40 (signed), +0.40 (bare); never floats."""
+    if signed and minor == 0:
+        return "0"
+    sign = ("+" if minor > 0 else "−") if signed else ("−" if minor < 0 else "")
+    value = abs(minor)
+    if not signed and value < 100 and currency in ("CHF", "EUR"):
+        if currency == "CHF":
+            return sign + ngettext("%(num)d Rappen", "%(num)d Rappen", value)
+        return sign + ngettext("%(num)d cent", "%(num)d cents", value)
+    amount = Decimal(value) / 100
+    if bare:
+        return sign + format_decimal(amount, format="#,##0.00", locale=locale(currency))
+    return sign + format_currency(amount, currency, locale=locale(currency))
+
+
+def say(text) -> str:
+    """Return an engine sentence (a Line or a ScoreError) or a plain string in the reader's language."""
+    if hasattr(text, "render"):
+        return text.render(gettext, points, get_translations().ungettext)
+    return str(text)
