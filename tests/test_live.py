@@ -189,6 +189,80 @@ def test_the_poll_answers_304_until_the_table_changes(client, app):
     assert client.get(scorer + "/board").headers["ETag"] != changed.headers["ETag"]
 
 
+def rows_of(html: str) -> list[str]:
+    """Return the hand rows' ids in a board answer, in page order (newest first)."""
+    return re.findall(r'<li id="(hand-\d+)" class="hand">', html)
+
+
+def totals_of(html: str) -> str:
+    return re.search(r'<section id="totals".*?</section>', html, re.S).group(0)
+
+
+def test_a_poll_after_hands_were_only_added_sends_just_their_rows(client, app):
+    url = open_table(client)
+    viewer, scorer = share(client, url)
+    poll = viewer.replace("/v/", "/t/") + "/board"
+    scorer_phone = app.test_client()
+    for i, points in enumerate((45, 30, 40)):
+        assert scorer_phone.post(scorer + "/hands", data=hand(points, f"a{i}")).status_code == 303
+    seen = client.get(poll)
+    tag = seen.headers["ETag"]
+    assert rows_of(seen.get_data(as_text=True)) == ["hand-3", "hand-2", "hand-1"]
+    for i, points in enumerate((50, 36)):
+        assert scorer_phone.post(scorer + "/hands", data=hand(points, f"b{i}")).status_code == 303
+    changed = client.get(poll, headers={"If-None-Match": tag})
+    body = changed.get_data(as_text=True)
+    # the two new rows, newest first, put on top of the list; the totals and the new version
+    assert rows_of(body) == ["hand-5", "hand-4"]
+    assert 'hx-swap-oob="afterbegin:#hands .hand-list"' in body and 'id="hands"' not in body
+    full = client.get(poll).get_data(as_text=True)
+    assert totals_of(body) == totals_of(full)  # the same totals a fresh phone gets
+    assert changed.headers["ETag"] == client.get(poll).headers["ETag"]
+    assert changed.headers["ETag"].strip('"') in body  # the next poll asks from here
+
+
+def test_a_watcher_that_missed_an_edit_among_adds_gets_everything(client, app):
+    """A phone that skipped versions (an add, an edit of an older hand, an add) must not patch: the running
+    totals of every row after the edited one moved. It gets the whole board, equal to a fresh phone's."""
+    url = open_table(client)
+    viewer, scorer = share(client, url)
+    poll = viewer.replace("/v/", "/t/") + "/board"
+    other = app.test_client()
+    assert other.post(scorer + "/hands", data=hand(45, "c1")).status_code == 303
+    tag = client.get(poll).headers["ETag"]
+    assert other.post(scorer + "/hands", data=hand(30, "c2")).status_code == 303
+    r = other.post(scorer + "/hands/1", data={**hand(60, "c3"), "version": "1"})  # hand 1 as first saved
+    assert r.status_code == 303, r.get_data(as_text=True)
+    assert other.post(scorer + "/hands", data=hand(40, "c4")).status_code == 303
+    caught_up = client.get(poll, headers={"If-None-Match": tag}).get_data(as_text=True)
+    assert 'id="hands"' in caught_up and "afterbegin" not in caught_up
+    fresh = client.get(poll).get_data(as_text=True)
+    assert rows_of(caught_up) == rows_of(fresh) == ["hand-3", "hand-2", "hand-1"]
+    assert totals_of(caught_up) == totals_of(fresh)
+
+
+@pytest.mark.parametrize("change", ["undo", "delete"])
+def test_a_watcher_that_missed_an_undo_or_a_delete_gets_everything(client, app, change):
+    url = open_table(client)
+    viewer, scorer = share(client, url)
+    poll = viewer.replace("/v/", "/t/") + "/board"
+    other = app.test_client()
+    for i in range(3):
+        assert other.post(scorer + "/hands", data=hand(40 + i, f"d{i}")).status_code == 303
+    tag = client.get(poll).headers["ETag"]
+    assert other.post(scorer + "/hands", data=hand(50, "d9")).status_code == 303
+    if change == "undo":
+        page = other.get(scorer).get_data(as_text=True)
+        undo = dict(re.findall(r'name="(\w+)" value="([^"]*)"', re.search(r'action="[^"]*/undo".*?</form>', page, re.S).group(0)))
+        assert other.post(scorer + "/undo", data=undo).status_code == 303
+    else:
+        assert other.post(scorer + "/hands/2/delete", data={"token": "del2", "version": "1"}).status_code == 303
+    caught_up = client.get(poll, headers={"If-None-Match": tag}).get_data(as_text=True)
+    fresh = client.get(poll).get_data(as_text=True)
+    assert "afterbegin" not in caught_up and rows_of(caught_up) == rows_of(fresh)
+    assert rows_of(fresh) == (["hand-3", "hand-2", "hand-1"] if change == "undo" else ["hand-4", "hand-3", "hand-1"])
+
+
 def test_the_table_page_polls_only_the_scoreboard(client):
     page = client.get(open_table(client)).get_data(as_text=True)
     poller = re.search(r'<div id="live"[^>]*>', page).group(0)

@@ -184,6 +184,29 @@ def delete_hand(table_id: str, number: int, token: str | None = None, version: i
     return edit_hand(table_id, number, None, token, version)
 
 
+def added_since(table_id: str, version: int, most: int = 10) -> tuple[int | None, list[int] | None]:
+    """Return (the table's version, the numbers of the hands added since `version`, oldest first).
+
+    The numbers are None unless adding at most `most` hands is all that happened since: every change
+    moves the version on by one and logs one change, in one transaction, so the last (version now −
+    `version`) changes are those since. An edit, a delete, an undo or a change of the table among them,
+    or fewer logged changes than that (an imported table), gives None: the caller sends everything.
+    Both are read in one transaction, so the version and the changes agree. The version is None if the
+    table is gone.
+    """
+    with engine().connect() as conn:
+        now_at = conn.execute(select(tables.c.version).where(tables.c.id == table_id)).scalar()
+        n = (now_at or 0) - version
+        if now_at is None or n <= 0 or n > most:
+            return now_at, None
+        rows = conn.execute(select(changes.c.kind, changes.c.undone, hands.c.number)
+                            .outerjoin(hands, hands.c.id == changes.c.hand_id)
+                            .where(changes.c.table_id == table_id).order_by(changes.c.id.desc()).limit(n)).all()
+    if len(rows) < n or any(r.kind != "add" or r.undone or r.number is None for r in rows):
+        return now_at, None
+    return now_at, [r.number for r in reversed(rows)]
+
+
 def _log(conn, table_id, hand_id, kind, before, after, token):
     conn.execute(insert(changes).values(table_id=table_id, hand_id=hand_id, kind=kind, before=before,
                                         after=after, token=token if is_key(token) else None,

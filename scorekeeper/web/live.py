@@ -148,6 +148,18 @@ def etag(version: int) -> str:
     return f"v{version}.{role()}.{l10n.locale()}"
 
 
+def _shown_version() -> int | None:
+    """Return the version the polling phone shows, from its If-None-Match, if it is this role and language's."""
+    _v, role_now, locale_now = etag(0).split(".", 2)
+    # Flask-Compress sends a compressed 200's ETag as "<tag>:br" (or :gzip): the same version either way
+    for tag in request.if_none_match.as_set(include_weak=True):
+        version, _, rest = tag.split(":")[0].partition(".")
+        if rest == f"{role_now}.{locale_now}" and version[1:].isascii() and version[1:].isdigit() \
+                and version.startswith("v") and len(version) < 12:
+            return int(version[1:])
+    return None
+
+
 @bp.get("/v/<table_id>")
 def view(table_id):
     return render_template("table_view.html", **scoreboard(load(table_id)))
@@ -156,17 +168,30 @@ def view(table_id):
 @bp.get("/t/<table_id>/board", endpoint="board")
 def board_region(table_id):
     """Answer the scoreboard poll: 304 while the table's version is unchanged, else the new regions."""
-    try:
-        version = store.table_version(table_id)
-    except store.NotFound:
-        abort(404)
-    tag = etag(version)
-    # Flask-Compress sends a compressed 200's ETag as "<tag>:br" (or :gzip): the same version either way
-    if tag in {t.split(":")[0] for t in request.if_none_match.as_set(include_weak=True)}:
+    shown = _shown_version()
+    if shown is not None:
+        version, added = store.added_since(table_id, shown)
+        if version is None:
+            abort(404)
+    else:
+        try:
+            version, added = store.table_version(table_id), None
+        except store.NotFound:
+            abort(404)
+    if shown == version:
         response = Response(status=304)
     else:
-        response = Response(render_template("_board.html", **scoreboard(load(table_id))))
-    response.set_etag(tag)
+        table = load(table_id)
+        parts = scoreboard(table)
+        rows = parts["b"].rows
+        if (added and table.version == version and len(rows) > len(added)
+                and [r.hand.number for r in rows[-len(added):]] == added):
+            # only hands were added since the phone's version: their rows, the totals and the chart
+            response = Response(render_template("_board_added.html", added=len(added), **parts))
+        else:
+            response = Response(render_template("_board.html", **parts))
+        version = table.version
+    response.set_etag(etag(version))
     response.headers["Cache-Control"] = "no-store"  # the poll sends If-None-Match itself; no browser cache
     return response
 
