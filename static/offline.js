@@ -117,6 +117,20 @@
     // A kept page (the worker's copy) always goes through the queue: its CSRF token may be an old one.
     if (!editing && !savedAt && !shouldQueue(m[1])) { return; }  // online with nothing waiting: the form posts as always
     e.preventDefault();
+    e.stopPropagation();  // kept here: htmx (the hand form's hx-post) must not send it too
+    keep(form, submitter, m, action);
+  }, true);
+
+  // A Save sent through htmx that never reached the server (the network went under it): kept like one made offline.
+  document.body.addEventListener("htmx:sendError", function (e) {
+    var form = e.detail.elt;
+    if (!form || form.id !== "hand-form" || form.dataset.editing) { return; }
+    var action = new URL(form.getAttribute("action") || "", location.href), m = action.pathname.match(CHANGE);
+    if (m) { keep(form, { name: "action", value: "save" }, m, action); }
+  });
+
+  function keep(form, submitter, m, action) {
+    var editing = form.dataset.editing;
     var data = new FormData(form);
     if (submitter && submitter.name) { data.set(submitter.name, submitter.value); }
     var body = new URLSearchParams(data), change = describe(form, submitter, m);
@@ -156,7 +170,7 @@
     }, function () {
       say(T.storage, true);  // nothing was kept: the form keeps what was typed
     });
-  }, true);
+  }
 
   function after(form, change) {
     delete form.dataset.editing;

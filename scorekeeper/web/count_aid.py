@@ -32,6 +32,11 @@ class Aid:
     ticked: list = field(default_factory=list)  # the cards tapped and not yet in a group
     group_size: int | None = None  # cards in one group, where the game counts in groups (pairs: 2)
 
+    @property
+    def used(self) -> bool:
+        """Say whether anything was tapped, grouped, counted or given by class."""
+        return bool(self.groups or self.ticked or self.count is not None or any(r["value"] for r in self.rows))
+
 
 def start(game, table, formdata) -> Aid:
     """Return the counting aid for a form: its classes, and the groups and taps posted with it."""

@@ -9,6 +9,7 @@ from flask import (Blueprint, abort, current_app, flash, get_flashed_messages, r
                    url_for)
 from flask_babel import format_number
 from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
 from werkzeug.routing import IntegerConverter
 
 from .. import store
@@ -113,11 +114,32 @@ def said(b) -> str | None:
 @bp.get("/t/<table_id>")
 def show(table_id):
     table, game = load(table_id)
-    b = board.current(table)
+    return page(table, game, next_form(table, game, board.current(table)))
+
+
+def next_form(table, game, b):
+    """Return the form for the next hand, with a fresh token and the table's setup it is made for."""
     form = hand_form.new_form(game, table, b.rows[-1].hand.facts if b.rows else None)
     form.token.data = new_token()
     form.setup.data = store.fingerprint(store.current_setup(table))  # the seats this form's fields are for
-    return page(table, game, form)
+    return form
+
+
+def saved(table_id, game, aid_used: bool):
+    """Answer a Save made through htmx: the regions a saved hand changes, not the whole page.
+
+    The next hand's form (its counting aid kept as it is on the phone, hx-preserve, unless this hand
+    was counted with it), the line saying the hand with Undo, the totals, chart and numbers, the new
+    hand's row on top of the list, the poll's version and the Undo button below.
+    """
+    table = store.get_table(table_id)
+    b = board.current(table)
+    row = b.rows[-1]  # the hand just saved
+    won = [f"{p} {signed(u)}" for p, u in row.scores.items() if u > 0]
+    said_line = _("Hand %(n)s saved: %(result)s", n=row.index, result=", ".join(won) if won else _("nobody wins"))
+    return render_template("_saved.html", table=table, game=game, b=b, form=next_form(table, game, b),
+                           number=None, aid=count_aid.start(game, table, MultiDict()), keep_aid=not aid_used,
+                           last=store.last_change(table.id), said=said_line, preview=None, engine_error=None)
 
 
 def check_hand(form, table):
@@ -151,6 +173,8 @@ def add(table_id):
             try:
                 hand = store.add_hand(table.id, facts, form.token.data or None, limit=limit,
                                       made_for=form.setup.data or None)
+                if form_only():  # htmx: only what changed (the offline queue and no-JS posts get the page)
+                    return saved(table.id, game, aid.used)
                 flash(str(hand.number), "saved")  # said on the next page, with Undo beside it
                 return redirect(url_for("tables.show", table_id=table.id), 303)
             except store.Moved:

@@ -1,0 +1,81 @@
+"""Issue 10: a Save through htmx answers with the regions a saved hand changes, not the whole page."""
+import re
+
+TROCCAS = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
+           "first_dealer": "0", "stake": "0.05", "currency": "CHF", "rule_all_tricks_take_scart": "y"}
+HTMX = {"HX-Request": "true", "HX-Target": "hand-form"}  # what htmx sends for the hand form's hx-post
+
+
+def open_table(client):
+    r = client.post("/tables/new/troccas", data=TROCCAS)
+    assert r.status_code == 303
+    return r.headers["Location"]
+
+
+def hand(points, token, **more):
+    return {"partner": "Cla", "side": "first", "points": str(points), "token": token, **more}
+
+
+def ids(html):
+    return re.findall(r'\bid="([\w-]+)"', html)
+
+
+def test_a_save_through_htmx_sends_the_changed_regions(client):
+    url = open_table(client)
+    first = client.post(url + "/hands", data=hand(40, "s1"), headers=HTMX)
+    assert first.status_code == 200
+    body = first.get_data(as_text=True)
+    assert "<html" not in body and "<nav" not in body  # not the page
+    # the next form first (it replaces the form), then the regions swapped by id
+    assert body.lstrip().startswith('<form id="hand-form"')
+    for region in ("said", "totals", "hands", "live", "undo-last", "hand-title"):
+        assert region in ids(body), region
+    assert "Hand 1 saved: Anna +4, Cla +4" in body  # Troccas 40 − 36 = +4 each (docs/rules.md §1)
+    assert re.search(r'<h2 id="hand-title">Hand 2 <small>Ben deals</small></h2>', body)  # the dealer moves on
+    # the next form has a fresh token; posting it again would be a second hand, not the first again
+    assert re.search(r'name="token"[^>]*value="([^"]+)"', body).group(1) != "s1"
+    second = client.post(url + "/hands", data=hand(30, "s2"), headers=HTMX).get_data(as_text=True)
+    assert 'hx-swap-oob="afterbegin:#hands .hand-list"' in second and 'id="hands"' not in second
+    assert re.findall(r'<li id="(hand-\d+)" class="hand">', second) == ["hand-2"]  # only the new row
+    assert 'data-version="2"' in second  # the poll's version: the scorer's own poll finds nothing new
+    page = client.get(url).get_data(as_text=True)
+    assert re.findall(r'<li id="(hand-\d+)" class="hand">', page) == ["hand-2", "hand-1"]
+
+
+def test_a_save_through_htmx_twice_with_one_token_records_one_hand(client):
+    url = open_table(client)
+    for _ in range(2):
+        assert client.post(url + "/hands", data=hand(40, "twice"), headers=HTMX).status_code == 200
+    assert len(re.findall(r'<li id="hand-\d+"', client.get(url).get_data(as_text=True))) == 1
+
+
+def test_the_counting_aid_is_kept_on_the_phone_unless_this_hand_used_it(client):
+    url = open_table(client)
+    plain = client.post(url + "/hands", data=hand(40, "p1"), headers=HTMX).get_data(as_text=True)
+    # typed points: the aid (the deck to tap, the classes) is not sent again; htmx keeps the phone's (hx-preserve)
+    assert '<details class="count" id="count-aid" hx-preserve="true"></details>' in plain
+    assert 'name="card"' not in plain
+    # counted by class with the points left empty: Save counts them, and the answer brings a fresh, empty aid
+    # (Troccas, the first team's pile: 4 kings and 2 queens and 30 other cards; the count fills the points)
+    counted = client.post(url + "/hands", headers=HTMX, data={
+        "partner": "Cla", "side": "first", "points": "", "token": "p2", "count_of": "first",
+        "c_kings": "4", "c_queens": "2", "c_others": "30"}).get_data(as_text=True)
+    assert "Hand 2 saved" in counted, counted[:2000]
+    assert 'hx-preserve' not in counted and 'name="card"' in counted
+    assert not re.search(r'name="c_kings" value="4" checked', counted)  # the new aid starts empty
+
+
+def test_a_refused_save_through_htmx_answers_the_form_with_the_message_and_keeps_the_input(client):
+    url = open_table(client)
+    r = client.post(url + "/hands", data=hand(73, "bad"), headers=HTMX)  # more than Troccas's 72 points
+    body = r.get_data(as_text=True)
+    assert r.status_code == 200 and body.lstrip().startswith('<form id="hand-form"')
+    assert 'value="73"' in body and "72" in body and "Not saved yet" in body and "Hand 1 saved" not in body
+    assert "said" not in ids(body)  # nothing else on the page moves
+    assert '<li id="hand-' not in client.get(url).get_data(as_text=True)
+
+
+def test_without_htmx_a_save_still_lands_on_the_page(client):
+    url = open_table(client)
+    r = client.post(url + "/hands", data=hand(40, "nojs"))
+    assert r.status_code == 303 and r.headers["Location"].endswith(url)
