@@ -51,3 +51,43 @@ def test_a_kept_board_is_never_stale(client, app):
         store.edit_hand(table.id, 1, {**HAND, "points": 50}, "k2")  # another phone, straight to the store
     page = client.get(f"/t/{table.id}").get_data(as_text=True)
     assert "+14" in page and "+4<" not in page
+
+
+def summary_of(b):
+    """What a board says, row by row and in total (everything a page, a poll or settle-up reads)."""
+    return ([(r.index, r.hand.number, r.dealer, r.scores, r.payouts, r.after_units, r.after_money, r.summary,
+              r.explanation, r.changes) for r in b.rows],
+            b.units, b.money, b.next_dealer, b.games, b.players, b.left, b.pending)
+
+
+def test_a_board_kept_and_extended_by_added_hands_equals_one_built_from_the_facts(app):
+    """board.current scores only the hands added since the kept board; the result must never drift from a
+    board rebuilt from every hand's facts (the running totals, totals, next dealer and the games of four deals)."""
+    with app.app_context(), app.test_request_context():
+        table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
+        for i in range(6):
+            store.add_hand(table.id, {**HAND, "points": (i * 13) % 73}, f"x{i}")
+        kept = board.current(store.get_table(table.id))
+        for i in range(6, 9):  # three more, with the kept board at 6 hands
+            store.add_hand(table.id, {**HAND, "points": (i * 13) % 73}, f"x{i}")
+        now = store.get_table(table.id)
+        extended = board.current(now)
+        assert len(extended.rows) == 9 and all(a is b for a, b in zip(extended.rows[:6], kept.rows))  # reused, not rebuilt
+        assert summary_of(extended) == summary_of(board.build(now, store.list_hands(table.id)))
+        # an edit among them is not an addition: the board is built afresh, and again equals the facts' board
+        store.edit_hand(table.id, 2, {**HAND, "points": 72}, "x-edit")
+        now = store.get_table(table.id)
+        assert summary_of(board.current(now)) == summary_of(board.build(now, store.list_hands(table.id)))
+
+
+def test_a_change_of_the_table_is_never_extended_over(app):
+    with app.app_context(), app.test_request_context():
+        table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
+        store.add_hand(table.id, {**HAND, "points": 40}, "y1")
+        board.current(store.get_table(table.id))
+        store.change_table(table.id, ["Anna", "Ben", "Cla", "Zoë"], 10, {}, {}, get_game("troccas").rename, "y-stake")  # the stake doubles
+        store.add_hand(table.id, {**HAND, "points": 40}, "y2")
+        now = store.get_table(table.id)
+        b = board.current(now)
+        assert summary_of(b) == summary_of(board.build(now, store.list_hands(table.id)))
+        assert b.money["Anna"] == 4 * 5 + 4 * 10  # +4 units at 5 Rappen, then +4 at 10 (40 − 36, docs/rules.md §1)

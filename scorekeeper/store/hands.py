@@ -68,6 +68,14 @@ def list_hands(table_id: str) -> list[Hand]:
     return [_hand(r) for r in rows if r.facts is not None]
 
 
+def hands_after(table_id: str, number: int) -> list[Hand]:
+    """Return the table's live hands numbered above `number`, in order of play (the ones just added)."""
+    with engine().connect() as conn:
+        rows = conn.execute(select(hands).where(hands.c.table_id == table_id, hands.c.number > number,
+                                                hands.c.facts.is_not(None)).order_by(hands.c.number)).all()
+    return [_hand(r) for r in rows]
+
+
 def count_hands(table_id: str, conn=None) -> int:
     """Return how many live hands the table has."""
     query = select(func.count()).select_from(hands).where(hands.c.table_id == table_id, hands.c.facts.is_not(None))

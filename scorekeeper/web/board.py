@@ -113,35 +113,63 @@ def build(table, hands, worded: range | None = None, explain: bool = True) -> Bo
         everyone += [p for p in (h.setup or {}).get("players", ()) if p not in everyone]
     rows, then = [], None
     for i, h in enumerate(hands):
-        under = played_under(table, h)
-        # the dealer is a fact of the hand: deleting or editing another hand never changes it
-        words = worded is None or i in worded
-        row = Row(h, i + 1, h.dealer or dealer(table, i), summary(under, h.facts) if words else "",
-                  players=under.players)
-        if then is not None and (then.players, then.stake, then.rules) != (under.players, under.stake, under.rules):
-            row.changes = changes(then, under)
-        try:
-            result = score(under, h.facts)
-        except ScoreError as e:
-            row.error = say(e)
-        else:
-            row.scores = dict(result.scores)
-            row.payouts = settle.payouts(result.scores, under.stake)
-            row.explanation = render_lines(result.explanation) if words and explain else []
-        before = rows[-1] if rows else None
-        row.after_units = {p: (before.after_units[p] if before else 0) + row.scores.get(p, 0) for p in everyone}
-        row.after_money = {p: (before.after_money[p] if before else 0) + row.payouts.get(p, 0) for p in everyone}
-        rows.append(row)
-        then = under
+        then = _add_row(rows, table, h, then, everyone, worded is None or i in worded, explain)
     units = settle.totals(everyone, [r.scores for r in rows])
     money = settle.totals(everyone, [r.payouts for r in rows])
+    return _board(table, game, rows, units, money, everyone, then)
+
+
+def _add_row(rows: list, table, h, then, everyone: list, words: bool, explain: bool):
+    """Score hand `h` as the next row (its sentences if `words`); return the setup it was played under."""
+    under = played_under(table, h)
+    # the dealer is a fact of the hand: deleting or editing another hand never changes it
+    row = Row(h, len(rows) + 1, h.dealer or dealer(table, len(rows)), summary(under, h.facts) if words else "",
+              players=under.players)
+    if then is not None and (then.players, then.stake, then.rules) != (under.players, under.stake, under.rules):
+        row.changes = changes(then, under)
+    try:
+        result = score(under, h.facts)
+    except ScoreError as e:
+        row.error = say(e)
+    else:
+        row.scores = dict(result.scores)
+        row.payouts = settle.payouts(result.scores, under.stake)
+        row.explanation = render_lines(result.explanation) if words and explain else []
+    before = rows[-1] if rows else None
+    row.after_units = {p: (before.after_units[p] if before else 0) + row.scores.get(p, 0) for p in everyone}
+    row.after_money = {p: (before.after_money[p] if before else 0) + row.payouts.get(p, 0) for p in everyone}
+    rows.append(row)
+    return under
+
+
+def _board(table, game, rows, units, money, everyone, then) -> Board:
     last = rows[-1] if rows else None
     after = next_dealer(table.players, table.first_dealer, last.dealer if last else None,
-                              last.players if last else None)
+                        last.players if last else None)
     return Board(table, game, rows, units, money, after, deal_games(table, rows), everyone,
                  {p for p in everyone if p not in table.players},
                  changes(then, table) if then is not None and (then.players, then.stake, then.rules) !=
                  (table.players, table.stake, table.rules) else [])
+
+
+def extend(b: Board, table, hands) -> Board | None:
+    """Return board `b` with `hands`, added since it was built and nothing else changed, scored onto it.
+
+    The work is the new hands', not the table's: the rows before stand as they were (their running
+    totals can't move when hands are only added). None if the new hands were played under another
+    setup than the last (a change of the table came between): the caller builds the board afresh.
+    """
+    if b.pending or not b.rows or list(table.players) != list(b.table.players):
+        return None
+    rows, then = list(b.rows), played_under(table, b.rows[-1].hand)
+    for h in hands:
+        then = _add_row(rows, table, h, then, b.players, True, True)
+    new = rows[len(b.rows):]
+    if any(r.changes for r in new):
+        return None
+    units = settle.totals(b.players, [b.units, *(r.scores for r in new)])
+    money = settle.totals(b.players, [b.money, *(r.payouts for r in new)])
+    return _board(table, b.game, rows, units, money, b.players, then)
 
 
 def changes(then, now) -> list[str]:
@@ -241,8 +269,16 @@ def current(table) -> Board:
         if found is not None and found[0] == version:
             kept.move_to_end(key)
             return found[1]
-    hands = store.list_hands(table.id)
-    b = build(table, hands, latest(len(hands)))
+    b = None
+    if found is not None and found[0] < version:
+        # hands only added since the kept board (the changes log says so): score just those onto it
+        now_at, added = store.added_since(table.id, found[0])
+        if added and now_at == version and found[1].rows:
+            new = store.hands_after(table.id, found[1].rows[-1].hand.number)
+            b = extend(found[1], table, new) if [h.number for h in new] == added else None
+    if b is None:
+        hands = store.list_hands(table.id)
+        b = build(table, hands, latest(len(hands)))
     with _KEEPING:
         kept[key] = (version, b)
         kept.move_to_end(key)

@@ -1,0 +1,193 @@
+"""A saved hand end to end, against gunicorn as `make run` starts it (2 workers x 4 threads, SQLite WAL):
+the scorer's Save as htmx sends it and what comes back, one watcher's changed poll, an idle poll, on
+Troccas tables of 10, 100, 1,000 and 1,990 hands (their saves reach the 2,000 a table holds), and saving on 50 tables at once.
+
+Bytes are on the wire: the request and response heads as a phone's Chromium sends them, bodies Brotli
+compressed as the server sends them to a browser. Times are the client's on 127.0.0.1 (server time plus
+the loopback), median of RUNS saves.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import socket
+import statistics
+import tempfile
+import time
+import urllib.parse
+from pathlib import Path
+
+from scorekeeper import create_app, store
+
+from . import server
+from .tables import wrk
+
+SIZES = (10, 100, 1000, 1990)  # the last: its 7 saves reach the 2,000 hands a table may hold (MAX_HANDS)
+RUNS = 7
+UA = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+      "Chrome/131.0.0.0 Mobile Safari/537.36")
+CHROME = {"User-Agent": UA, "Accept-Encoding": "gzip, deflate, br, zstd", "Accept-Language": "de-CH,de;q=0.9,en;q=0.8",
+          "sec-ch-ua": '"Chromium";v="131", "Not_A Brand";v="24"', "sec-ch-ua-mobile": "?1",
+          "sec-ch-ua-platform": '"Android"', "Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors",
+          "Sec-Fetch-Dest": "empty"}
+
+
+class Conn:
+    """One keep-alive connection; each request returns (status, headers, body, bytes sent, bytes received, ms)."""
+
+    def __init__(self, port: int):
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.file = self.sock.makefile("rb")
+        self.port = port
+
+    def request(self, method: str, path: str, headers: dict, body: bytes = b""):
+        lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}", "Connection: keep-alive"]
+        lines += [f"{k}: {v}" for k, v in headers.items()]
+        if body:
+            lines.append(f"Content-Length: {len(body)}")
+        raw = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+        start = time.perf_counter()
+        self.sock.sendall(raw)
+        head = b""
+        while not head.endswith(b"\r\n\r\n"):
+            head += self.file.readline()
+        got = {}
+        for line in head.decode("latin-1").split("\r\n")[1:]:
+            if ":" in line:
+                k, v = line.split(":", 1)
+                got[k.strip().lower()] = v.strip()
+        data = self.file.read(int(got.get("content-length", 0)))
+        ms = (time.perf_counter() - start) * 1000
+        return int(head.split(b" ", 2)[1]), got, data, len(raw), len(head) + len(data), ms
+
+    def close(self):
+        self.sock.close()
+
+
+def fill(app, sizes) -> dict:
+    """Open a Troccas table per size holding that many hands (Anna and Cla's 40 points each); return {size: id}."""
+    with app.app_context():
+        first = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0).id
+    app.test_client().post(f"/t/{first}/hands", data={"partner": "Cla", "side": "first", "points": "40"})
+    out = {}
+    with app.app_context():
+        facts = store.list_hands(first)[0].facts
+        for n in sizes:
+            out[n] = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0).id
+            for _ in range(n):
+                store.add_hand(out[n], facts)
+    return out
+
+
+def form_fields(page: str) -> dict:
+    """Return the hidden fields of the new-hand form (CSRF, token, version, setup)."""
+    form = re.search(r'<form id="hand-form".*?</form>', page, re.S).group(0)
+    out = {}
+    for tag in re.findall(r"<input[^>]*>", form):
+        name, value = re.search(r'name="([^"]+)"', tag), re.search(r'value="([^"]*)"', tag)
+        if name and "hidden" in tag and name.group(1) in ("csrf_token", "token", "version", "setup"):
+            out[name.group(1)] = value.group(1) if value else ""
+    return out
+
+
+def etag_of(page: str) -> str:
+    return '"' + re.search(r'"If-None-Match": "\\"([^"\\]+)\\""', page).group(1) + '"'
+
+
+def measure(port: int, table_id: str, n_hands: int) -> dict:
+    """Save RUNS hands as the scorer's phone does, each followed by one watcher's poll; return the medians."""
+    path = f"/t/{table_id}"
+    scorer, watcher = Conn(port), Conn(port)
+    try:
+        status, head, body, *_ = scorer.request("GET", path, {**CHROME, "Accept": "text/html", "Accept-Encoding": "identity"})
+        assert status == 200, status
+        page = body.decode()
+        cookie = head.get("set-cookie", "").split(";", 1)[0]
+        csrf = re.search(r'<meta name="csrf-token" content="([^"]+)"', page).group(1)
+        fields = form_fields(page)
+        seen = etag_of(page)
+        poll = {**CHROME, "Accept": "*/*", "HX-Request": "true", "HX-Trigger": "live",
+                "HX-Current-URL": f"http://127.0.0.1:{port}{path}", "Cookie": cookie}
+        status, head, _b, idle_up, idle_down, _ms = watcher.request("GET", path + "/board", {**poll, "If-None-Match": seen})
+        assert status == 304, status
+        out = {"idle_up": idle_up, "idle_down": idle_down, "up": [], "down": [], "save_ms": [], "poll_up": [],
+               "poll_down": [], "poll_ms": []}
+        for i in range(RUNS):
+            values = {**fields, "partner": "Cla", "side": "first", "points": str(30 + i), "action": "save"}
+            body = urllib.parse.urlencode(values).encode()
+            status, head, _answer, up, down, ms = scorer.request("POST", path + "/hands", {
+                **CHROME, "Accept": "*/*", "Content-Type": "application/x-www-form-urlencoded; charset=UTF-8",
+                "Origin": f"http://127.0.0.1:{port}", "HX-Request": "true", "HX-Target": "hand-form",
+                "HX-Trigger": "hand-form", "HX-Current-URL": f"http://127.0.0.1:{port}{path}", "X-CSRFToken": csrf,
+                "Cookie": cookie}, body)
+            assert status == 200 and head.get("content-encoding") == "br", (status, head)
+            assert b"data-version" in __import__("brotli").decompress(_answer), re.findall(rb"(?:form-errors|engine-error|field-error)[^<]*<?[^<]*", __import__("brotli").decompress(_answer))
+            out["up"].append(up), out["down"].append(down), out["save_ms"].append(ms)
+            fields = {**fields, "token": f"bench{i}x{time.monotonic_ns()}"}  # the next form's own token
+            status, head, _b, up, down, ms = watcher.request("GET", path + "/board", {**poll, "If-None-Match": seen})
+            assert status == 200, (status, head, seen, re.findall(rb"data-version=.{0,5}|If-None-Match[^}]{0,60}", __import__("brotli").decompress(_answer)))
+            seen = head["etag"].split(":")[0] + ('"' if not head["etag"].split(":")[0].endswith('"') else "")
+            out["poll_up"].append(up), out["poll_down"].append(down), out["poll_ms"].append(ms)
+        return {k: statistics.median(v) if isinstance(v, list) else v for k, v in out.items()}
+    finally:
+        scorer.close()
+        watcher.close()
+
+
+LUA = """
+local counter = 0
+request = function()
+  counter = counter + 1
+  local t = tables[(counter %% #tables) + 1]
+  local body = "csrf_token=%(csrf)s&token=h" .. counter .. "&partner=Cla&side=first&points=" .. (counter %% 73)
+  return wrk.format("POST", "/t/" .. t .. "/hands",
+    {["Content-Type"] = "application/x-www-form-urlencoded", ["Cookie"] = "%(cookie)s",
+     ["HX-Request"] = "true", ["HX-Target"] = "hand-form", ["Accept-Encoding"] = "br"}, body)
+end
+"""
+
+
+def load(tmp: Path, app, url: str, port: int) -> None:
+    """Saving hands on 50 tables at once through htmx, beside a bare endpoint in the same run."""
+    if not shutil.which("wrk"):
+        print("load: wrk not installed; skipped")
+        return
+    with app.app_context():
+        ids = [store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0).id for _ in range(50)]
+    import urllib.request
+    resp = urllib.request.urlopen(f"http://127.0.0.1:{port}/t/{ids[0]}")
+    page = resp.read().decode()
+    cookie = resp.headers["Set-Cookie"].split(";")[0]
+    csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    script = tmp / "save_htmx.lua"
+    script.write_text("tables = {" + ",".join(f'"{i}"' for i in ids) + "}\n" + LUA % {"csrf": csrf, "cookie": cookie})
+    save = wrk(f"http://127.0.0.1:{port}/", str(script))
+    ping = wrk(f"http://127.0.0.1:{port}/api/v1/ping", None)
+    print(f"saving hands through htmx on 50 tables at once (wrk 50 connections, 10 s): {save['rps']:.0f} req/s,"
+          f" p50 {save['p50']:.1f} ms, p99 {save['p99']:.1f} ms, {save['bad']} errors; bare /api/v1/ping"
+          f" {ping['rps']:.0f} req/s: ratio {save['rps'] / ping['rps']:.2f} (goal >= 0.15)")
+
+
+def main() -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="bench-save-"))
+    url = f"sqlite:///{tmp / 'save.sqlite'}"
+    app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": url, "RATELIMIT_ENABLED": False,
+                      "WTF_CSRF_ENABLED": False})
+    tables = fill(app, SIZES)
+    port = server.free_port()
+    proc = server.start(tmp, url, "bench", port)
+    try:
+        for n, table_id in tables.items():
+            m = measure(port, table_id, n)
+            print(f"{n:>5} hands: a Save {m['up']:.0f} B up, {m['down']:.0f} B down (goal <= 2048 each), {m['save_ms']:.1f} ms;"
+                  f" the watcher's changed poll {m['poll_up']:.0f} B up, {m['poll_down']:.0f} B down (goal <= 2048),"
+                  f" {m['poll_ms']:.1f} ms; end to end {m['save_ms'] + m['poll_ms']:.1f} ms (goal <= 20 at 100)")
+        print(f"an idle poll: {m['idle_up']} B up (goal <= 500), {m['idle_down']} B down")
+        load(tmp, app, url, port)
+    finally:
+        server.stop(proc)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
