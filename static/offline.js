@@ -540,4 +540,18 @@
 document.addEventListener("htmx:configRequest", function (e) {
   var meta = document.querySelector('meta[name="csrf-token"]');
   if (meta && e.detail.verb !== "get") { e.detail.headers["X-CSRFToken"] = meta.content; }
+  var live = document.getElementById("live");
+  if (live && e.detail.elt === live) {
+    if (live.dataset.etag) { e.detail.headers["If-None-Match"] = live.dataset.etag; }
+    // every 2 s on a metered phone: the server needs neither the page's address nor the element's id
+    delete e.detail.headers["HX-Current-URL"];
+    delete e.detail.headers["HX-Trigger"];
+  }
+});
+// The scoreboard poll asks "anything after the version I show?": the version is the ETag of the last answer
+// that brought the board (a poll's, or a Save's), so those answers need not carry the poll element again.
+document.addEventListener("htmx:afterRequest", function (e) {
+  var live = document.getElementById("live"), xhr = e.detail.xhr;
+  var tag = xhr && xhr.status === 200 && xhr.getResponseHeader("ETag");
+  if (live && tag && (e.detail.elt === live || e.detail.elt.id === "hand-form")) { live.dataset.etag = tag; }
 });

@@ -102,7 +102,7 @@ def test_running_totals_and_the_chart_tell_the_evening(client):
     assert ">Anna +4 · +0.20<" in after[0] and ">Anna −2 · −0.10<" in after[1] and ">Anna +12 · +0.60<" in after[2]
     assert ">Ben −12 · −0.60<" in after[2]
     chart = re.search(r'<section id="chart".*?</section>', page, re.S).group(0)
-    assert chart.count("<polyline") == 4 and "<script" not in chart
+    assert chart.count("<path class=") == 4 and "<script" not in chart  # one line per player
     assert "After 3 hands: Anna +12, Ben −12, Cla +12, Zoë −12." in chart  # the story in words
     assert "#chart" in re.search(r'hx-select-oob="([^"]+)"', page).group(1)  # watchers get it too
 
@@ -124,3 +124,9 @@ def test_counting_group_by_group_in_the_table(client):
                                           "token": "g1", "action": "save"})
     assert r.status_code == 303
     assert "10 points" in client.get(url).get_data(as_text=True)
+
+
+def test_the_chart_path_goes_through_every_running_total():
+    from scorekeeper.web.chart import path
+    # absolute points (6,80) (12,77) (18,79): the path starts at the first and steps +6,−3 then +6,+2
+    assert path([6, 12, 18], [80, 77, 79]) == "M6,80l6,-3 6,2"

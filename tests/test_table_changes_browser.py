@@ -49,7 +49,7 @@ def test_a_troggu_evening_that_changes(page, live_server):
     assert totals(page) == {"Anna": ("+3", "+CHF 0.70"), "Cla": ("+2", "+CHF 0.50"), "Duri": ("−1", "−CHF 0.20"),
                             "Eva": ("+2", "+CHF 0.10"), "Ben left": ("−6", "−CHF 1.10")}
     expect(page.locator(".change").first).to_be_visible()
-    expect(page.locator("#chart polyline")).to_have_count(5)
+    expect(page.locator("#chart path")).to_have_count(5)
     expect(page.locator(".hand .after").first).to_contain_text("Duri −1")
     page.screenshot(path="/tmp/table-changes.png", full_page=True)
     page.get_by_role("link", name="Settle up").click()

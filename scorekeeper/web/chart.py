@@ -1,7 +1,7 @@
 """The evening as a chart: each player's running total over the hands, drawn on the server as SVG.
 
 No chart library and no script reach the browser (the CSP stays as it is): the page gets an inline
-<svg> with one polyline per player, colours from app.css classes, and the same story in words for
+<svg> with one path per player, colours from app.css classes, and the same story in words for
 screen readers.
 """
 from __future__ import annotations
@@ -11,10 +11,18 @@ from flask_babel import gettext as _
 from .l10n import signed
 
 WIDTH, HEIGHT, PAD = 360, 160, 6  # a 390 px phone less its margins; the SVG scales up on a laptop
+POINTS = 60
+
+
+def path(xs: list[int], ys: list[int]) -> str:
+    """Return an SVG path through the points, each step relative to the last ("M6,80l6,-3 6,2"): the same
+    line as absolute points in about half the bytes, and the repeated steps compress well."""
+    steps = " ".join(f"{x1 - x0},{y1 - y0}" for x0, x1, y0, y1 in zip(xs, xs[1:], ys, ys[1:]))
+    return f"M{xs[0]},{ys[0]}l{steps}"
 
 
 def chart(board) -> dict | None:
-    """Return what _chart.html draws: a polyline per player, the zero line, and the story in words."""
+    """Return what _chart.html draws: a line (an SVG path) per player, the zero line, and the story in words."""
     rows = [r for r in board.rows if not r.error]
     if len(rows) < 2:
         return None  # one hand is no story yet
@@ -28,13 +36,14 @@ def chart(board) -> dict | None:
     def y(v) -> int:
         return round(PAD + (high - v) * (HEIGHT - 2 * PAD) / span)
 
-    # at most one point per pixel: a long evening's chart costs no more than a 180-hand one
-    every = max(1, len(rows) // 180)
+    # at most POINTS points a line (one per 6 pixels): a long evening's chart, sent again with every saved
+    # hand and every watcher's poll, costs no more than a 60-hand one (~0.5 KB compressed, not ~1.5 KB)
+    every = max(1, -(-len(rows) // POINTS))
     ks = list(range(0, len(rows) + 1, every))
     if ks[-1] != len(rows):
         ks.append(len(rows))
-    lines = [{"player": p, "colour": i % 10,
-              "points": " ".join(f"{round(PAD + k * step)},{y(series[p][k])}" for k in ks)}
+    xs = [round(PAD + k * step) for k in ks]
+    lines = [{"player": p, "colour": i % 10, "path": path(xs, [y(series[p][k]) for k in ks])}
              for i, p in enumerate(players)]
     words = _("After %(n)s hands: %(standings)s. Highest: %(high)s; lowest: %(low)s.", n=len(rows),
               standings=", ".join(f"{p} {signed(series[p][-1])}" for p in players),

@@ -81,14 +81,18 @@ def install(app: Flask) -> None:
             response.headers["Cache-Control"] = "no-store"
         if response.status_code == 304:
             return response  # no body to protect; the 200 carried these (saves ~300 bytes per idle poll)
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", REFERRER_POLICY)
-        if response.mimetype == "text/html":
-            response.headers.setdefault("X-Frame-Options", "DENY")  # frame-ancestors, for older browsers
         if "lang" in request.args and request.args["lang"] in LANGUAGES:
             response.set_cookie("lang", request.args["lang"], max_age=3600 * 24 * 365, samesite="Lax",
                                 secure=request.is_secure)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        if request.headers.get("HX-Request") == "true" and response.mimetype == "text/html":
+            # a fragment htmx puts into a page already open: the page's own CSP, framing and referrer rules
+            # govern it (they are document headers; a navigation never sends HX-Request): ~250 bytes a save
+            return response
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("Referrer-Policy", REFERRER_POLICY)
+        if response.mimetype == "text/html":
+            response.headers.setdefault("X-Frame-Options", "DENY")  # frame-ancestors, for older browsers
         return response
 
     @app.before_request

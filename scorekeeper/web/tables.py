@@ -5,8 +5,8 @@ fact with a message at its field, and the engine has the last word on values (it
 """
 from __future__ import annotations
 
-from flask import (Blueprint, abort, current_app, flash, get_flashed_messages, redirect, render_template, request,
-                   url_for)
+from flask import (Blueprint, abort, current_app, flash, get_flashed_messages, make_response, redirect,
+                   render_template, request, url_for)
 from flask_babel import format_number
 from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
@@ -130,16 +130,20 @@ def saved(table_id, game, aid_used: bool):
 
     The next hand's form (its counting aid kept as it is on the phone, hx-preserve, unless this hand
     was counted with it), the line saying the hand with Undo, the totals, chart and numbers, the new
-    hand's row on top of the list, the poll's version and the Undo button below.
+    hand's row on top of the list and the Undo button below; its ETag is the version shown, which the
+    page's poll asks from.
     """
     table = store.get_table(table_id)
     b = board.current(table)
     row = b.rows[-1]  # the hand just saved
     won = [f"{p} {signed(u)}" for p, u in row.scores.items() if u > 0]
     said_line = _("Hand %(n)s saved: %(result)s", n=row.index, result=", ".join(won) if won else _("nobody wins"))
-    return render_template("_saved.html", table=table, game=game, b=b, form=next_form(table, game, b),
-                           number=None, aid=count_aid.start(game, table, MultiDict()), keep_aid=not aid_used,
-                           last=store.last_change(table.id), said=said_line, preview=None, engine_error=None)
+    response = make_response(render_template(
+        "_saved.html", table=table, game=game, b=b, form=next_form(table, game, b), number=None,
+        aid=count_aid.start(game, table, MultiDict()), keep_aid=not aid_used, last=store.last_change(table.id),
+        said=said_line, preview=None, engine_error=None))
+    response.set_etag(live.etag(table.version))  # the version shown: the page's poll goes on from here
+    return response
 
 
 def check_hand(form, table):
