@@ -32,6 +32,11 @@ def test_a_save_through_htmx_sends_the_changed_regions(client):
         assert region in ids(body), region
     assert "Hand 1 saved: Anna +4, Cla +4" in body  # Troccas 40 − 36 = +4 each (docs/rules.md §1)
     assert re.search(r'<h2 id="hand-title">Hand 2 <small>Ben deals</small></h2>', body)  # the dealer moves on
+    # the next form starts from the defaults, not from the hand just posted (a second tap on Save would
+    # otherwise record it again under the new token)
+    form = re.search(r'<form id="hand-form".*?</form>', body, re.S).group(0)
+    assert not re.search(r'name="points"[^>]*value="40"|value="40"[^>]*name="points"', form)
+    assert not re.search(r'value="Cla"[^>]*checked', form)
     # the next form has a fresh token; posting it again would be a second hand, not the first again
     assert re.search(r'name="token"[^>]*value="([^"]+)"', body).group(1) != "s1"
     second = client.post(url + "/hands", data=hand(30, "s2"), headers=HTMX).get_data(as_text=True)

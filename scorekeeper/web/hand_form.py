@@ -77,7 +77,7 @@ def _make(game, table, last, formdata=None):
     entry = game.entry(players, rules, last)
     attrs = {name: _wtfield(decl) for f, _groups in entry.walk() for name, decl, _p in expand(f, players)}
     cls = type(f"HandForm_{game.id}", (HandForm,), attrs)
-    form = cls(formdata=formdata) if formdata is not None else cls()
+    form = cls(formdata=formdata)  # never the request's own: a new form after a Save starts from the defaults
     form.game, form.entry, form.players, form.rules = game, entry, players, rules
     form.count_of.choices = [(c.target, say(c.label)) for c in entry.counts]
     return form
