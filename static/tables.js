@@ -9,7 +9,7 @@
     try { localStorage.setItem(KEY, JSON.stringify(list.slice(0, 30))); } catch (e) { /* private mode */ }
   }
   var table = document.getElementById("table");
-  if (table) {  // a table page: remember it, newest first
+  function remember() {  // a table page: remember it, newest first
     var before = load().filter(function (t) { return t.id === table.dataset.tableId; })[0] || {};
     var entry = { id: table.dataset.tableId, game: table.dataset.game, href: location.pathname,
                   players: JSON.parse(table.dataset.players || "[]"), at: Date.now(),
@@ -17,6 +17,7 @@
                   settle: table.dataset.settle, finished: !!before.finished };
     save([entry].concat(load().filter(function (t) { return t.id !== entry.id; })));
   }
+  if (table) { remember(); }
   var mine = document.getElementById("my-tables");
   if (mine) {  // the home page: list them (textContent: names are never parsed as HTML)
     var show = function () {
@@ -91,7 +92,31 @@
     if (input) { input.focus({ preventScroll: true }); }
   }
   showFirstError(document);
-  document.body.addEventListener("htmx:afterSwap", function (e) { showFirstError(e.detail.target); });
+  document.body.addEventListener("htmx:afterSwap", function (e) {
+    var t = e.detail.target;  // an outerHTML swap's target is the form it replaced: look up the new one
+    showFirstError(t && t.id === "hand-form" ? document : t);
+  });
+  // A hand saved through htmx (its answer names the new version): show the line saying it, with Undo, as the
+  // page did when a Save reloaded it.
+  document.body.addEventListener("htmx:afterSettle", function (e) {
+    // A poll in flight while this phone saved brings the same new row as the Save's answer: keep one.
+    var seen = {};
+    document.querySelectorAll("#hands .hand-list > li[id]").forEach(function (li) {
+      if (seen[li.id]) { li.remove(); } else { seen[li.id] = true; }
+    });
+    var xhr = e.detail.xhr, said = document.getElementById("said");
+    if (said && e.detail.elt && e.detail.elt.id === "hand-form" && xhr && xhr.status === 200 &&
+        xhr.getResponseHeader("ETag")) {
+      said.scrollIntoView({ block: "start" });
+      if (table && xhr.getResponseHeader("X-Hands")) { table.dataset.hands = xhr.getResponseHeader("X-Hands"); remember(); }
+    }
+  });
+  // A Save refused before the form was read (a link turned off, a stale CSRF token, a table gone): post the
+  // form as a page instead, so the page that says why is shown; nothing typed is lost, the token keeps it once.
+  document.body.addEventListener("htmx:responseError", function (e) {
+    var form = e.detail.elt;
+    if (form && form.id === "hand-form" && form.isConnected) { HTMLFormElement.prototype.submit.call(form); }
+  });
 
   // Fewer taps: choosing who declared opens the keypad on the points field (the same tap, where the
   // platform allows), unless the points are already typed.

@@ -293,7 +293,8 @@ def test_fifty_waiting_hands_for_two_tables_all_land_in_order(phones, live_serve
     assert points_on_server(anna, second) == [11] + [12 + k for k in range(1, 48, 2)]
 
 
-def test_a_save_the_network_drops_under_is_caught_by_the_worker_and_sent_later(phones, tmp_path):
+def test_a_save_the_network_drops_under_is_kept_and_sent_later(phones, tmp_path):
+    """The Save goes through htmx: a request that never gets an answer is kept in the queue (htmx:sendError)."""
     app = create_app({"SECRET_KEY": "s", "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}"})
     server = serve(app)
     port = server.server_port
@@ -310,12 +311,37 @@ def test_a_save_the_network_drops_under_is_caught_by_the_worker_and_sent_later(p
         server.server_close()  # the phone still believes it is online: the form posts, and nothing answers
         anna.locator("button.save").click()
         expect(anna.locator("#waiting li")).to_have_count(1, timeout=WAIT)
-        assert anna.evaluate("() => document.documentElement.dataset.handoff !== undefined")  # the worker caught it
         expect(anna).to_have_url(table)
         expect(anna.locator("#waiting li")).to_contain_text("Points 40")
         server = serve_on(app, port)  # the server answers again
         expect(anna.locator("#waiting li")).to_have_count(0, timeout=WAIT)
         assert points_on_server(anna, table) == [40]
+    finally:
+        server.shutdown()
+
+
+def test_a_delete_the_network_drops_under_is_caught_by_the_worker_and_sent_later(phones, tmp_path):
+    """Delete, Undo and edits post as pages: a post that fails under the service worker is handed to the queue."""
+    app = create_app({"SECRET_KEY": "s", "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}"})
+    server = serve(app)
+    port = server.server_port
+    base = f"http://127.0.0.1:{port}"
+    try:
+        anna = phones()
+        table = open_troccas(anna, base)
+        troccas_hand(anna, 40)
+        save_online(anna)
+        under_worker(anna)
+        anna.evaluate("() => document.getElementById('live').remove()")  # no poll to notice the server gone first
+        server.shutdown()
+        server.server_close()
+        anna.locator("#hand-1").get_by_role("button", name="Delete").click()
+        expect(anna.locator("#waiting li")).to_have_count(1, timeout=WAIT)
+        assert anna.evaluate("() => document.documentElement.dataset.handoff !== undefined")  # the worker caught it
+        expect(anna).to_have_url(table)
+        server = serve_on(app, port)  # the server answers again
+        expect(anna.locator("#waiting li")).to_have_count(0, timeout=WAIT)
+        assert points_on_server(anna, table) == []
     finally:
         server.shutdown()
 

@@ -2,8 +2,7 @@
 
 The language is chosen per request (`choose`): ?lang=, then the lang cookie, then the browser's
 Accept-Language by primary subtag (fr-CH is French). Numbers follow the language and, where the browser
-names one, its region (de-CH writes 1’234.5, de 1.234,5); money on a CHF table is written the Swiss way
-when the browser names no region. The engine's sentences (Lines) are rendered here, translated, with
+names one, its region (de-CH writes 1’234.5, de 1.234,5); money on a CHF table is written the Swiss way. The engine's sentences (Lines) are rendered here, translated, with
 their numbers and plurals in the reader's language.
 """
 from __future__ import annotations
@@ -46,9 +45,9 @@ def locale(currency: str | None = None) -> Locale:
     key = (lang, currency)
     cache = g.setdefault("_l10n_locales", {}) if has_request_context() else {}
     if key not in cache:
-        region = _browser_region(lang) if has_request_context() else None
-        if region is None and currency == "CHF":
-            region = "CH"
+        # francs are written the Swiss way whoever reads them (CHF 1.40, not the US "CHF1.40"); other
+        # amounts and plain numbers as the browser's region writes them
+        region = "CH" if currency == "CHF" else _browser_region(lang) if has_request_context() else None
         try:
             cache[key] = Locale.parse(f"{lang}_{region}") if region else Locale.parse(lang)
         except (UnknownLocaleError, ValueError):

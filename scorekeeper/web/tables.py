@@ -143,6 +143,7 @@ def saved(table_id, game, aid_used: bool):
         aid=count_aid.start(game, table, MultiDict()), keep_aid=not aid_used, last=store.last_change(table.id),
         said=said_line, preview=None, engine_error=None))
     response.set_etag(live.etag(table.version))  # the version shown: the page's poll goes on from here
+    response.headers["X-Hands"] = str(len(b.rows))  # this phone's list of tables says how many (static/tables.js)
     return response
 
 
