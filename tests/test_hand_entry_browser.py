@@ -91,3 +91,14 @@ def test_group_by_group_in_the_table(page, live_server):
     expect(page.locator(".group-list")).to_be_in_viewport()  # the count stays open after the swap
     expect(page.locator(".group-list li strong")).to_have_text("9")
     page.screenshot(path="/tmp/table-groups.png")
+
+
+def test_how_opens_the_hands_working(page, live_server):
+    open_table(page, live_server, "troccas", ["Anna", "Ben", "Cla", "Zoë"])
+    page.fill("input[name=points]", "40")
+    page.locator("button.save").click()
+    how = page.locator("#hand-1 details.working")
+    expect(how).to_be_visible(timeout=WAIT)
+    how.locator("summary").click()
+    # Anna & Cla 40 points: 40 − 36 = +4 each (docs/rules.md §1), fetched when opened
+    expect(how).to_contain_text("Anna and Cla: 40 − 36 = +4 each", timeout=WAIT)

@@ -84,3 +84,28 @@ def test_without_htmx_a_save_still_lands_on_the_page(client):
     url = open_table(client)
     r = client.post(url + "/hands", data=hand(40, "nojs"))
     assert r.status_code == 303 and r.headers["Location"].endswith(url)
+
+
+def test_a_hands_working_comes_when_its_how_is_opened(client):
+    url = open_table(client)
+    client.post(url + "/hands", data=hand(40, "h1"))
+    page = client.get(url).get_data(as_text=True)
+    row = re.search(r'<li id="hand-1" class="hand">.*?</li>\s*</ol>', page, re.S).group(0)
+    assert "36" not in row.split("working")[1]  # the page doesn't carry the working...
+    how = re.search(r'hx-get="([^"]+/hands/1/how)"', row).group(1)
+    working = client.get(how).get_data(as_text=True)  # ...it comes when How is opened
+    # Troccas: Anna and Cla 40 points, Ben and Zoë the other 32 of 72; 40 − 36 = +4 each (docs/rules.md §1)
+    assert "Anna and Cla took 40 points; Ben and Zoë the other 32 of 72." in working
+    assert "Anna and Cla: 40 − 36 = +4 each; Ben and Zoë: −4 each." in working
+    assert working.lstrip().startswith("<ul>") and "<html" not in working
+    assert client.get(how.replace("/hands/1/", "/hands/9/")).status_code == 404
+
+
+def test_a_viewer_may_open_how_but_change_nothing(client):
+    url = open_table(client)
+    client.post(url + "/hands", data=hand(40, "h2"))
+    share = client.get(url + "/share").get_data(as_text=True)
+    viewer = re.search(r'data-link="viewer">http://[^/<]+(/[^<]+)<', share).group(1)
+    key = viewer.rsplit("/", 1)[1]
+    r = client.get(f"/t/{key}/hands/1/how")
+    assert r.status_code == 200 and "40 − 36" in r.get_data(as_text=True)

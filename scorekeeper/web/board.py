@@ -100,7 +100,7 @@ def played_under(table, hand):
     return replace(table, players=tuple(setup["players"]), stake=setup["stake"], rules=dict(setup["rules"]))
 
 
-def build(table, hands, worded: range | None = None, explain: bool = True) -> Board:
+def build(table, hands, worded: range | None = None, explain: bool = False) -> Board:
     """Score every live hand under the setup it was played with, and sum the units and money per player.
 
     Only the hands at the positions in `worded` (all if None) get their sentences (the summary, and
@@ -163,7 +163,7 @@ def extend(b: Board, table, hands) -> Board | None:
         return None
     rows, then = list(b.rows), played_under(table, b.rows[-1].hand)
     for h in hands:
-        then = _add_row(rows, table, h, then, b.players, True, True)
+        then = _add_row(rows, table, h, then, b.players, True, False)
     new = rows[len(b.rows):]
     if any(r.changes for r in new):
         return None

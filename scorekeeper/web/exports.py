@@ -53,7 +53,7 @@ def json_file(table_id):
 @bp.get("/t/<table_id>/export.csv", endpoint="csv")
 def csv_file(table_id):
     table, _game = load(table_id)
-    b = board.build(table, store.list_hands(table.id), explain=False)  # the summaries, not the working
+    b = board.build(table, store.list_hands(table.id))  # the summaries, not the working
     out = io.StringIO()
     w = csv.writer(out)
     players = list(b.players)  # who left the table is still in the export, after the others

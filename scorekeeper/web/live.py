@@ -22,7 +22,7 @@ from ..engine.games import get_game
 bp = Blueprint("live", __name__)
 
 POLL = "every 2s"  # a change shows on every phone within one poll, well inside the 3 seconds
-VIEWER_OK = {"live.view", "live.board", "live.share", "tables.settle_up", "tables.history", "exports.csv",
+VIEWER_OK = {"live.view", "live.board", "live.share", "tables.settle_up", "tables.history", "tables.how", "exports.csv",
              "exports.json"}
 CREATOR_ONLY = {"live.rotate"}
 LOOPBACK = ("127.", "localhost", "[::1]", "::1")

@@ -313,6 +313,21 @@ def settle_up(table_id):
 HISTORY_PAGE = 50
 
 
+@bp.get("/t/<table_id>/hands/<hand:number>/how")
+def how(table_id, number):
+    """Say how one hand was scored, step by step (a hand row's "How", opened): the engine's working."""
+    table, _game = load(table_id)
+    try:
+        hand = store.get_hand(table.id, number)
+    except store.NotFound:
+        live.hand_gone(number)
+    try:
+        lines = board.render_lines(board.score(board.played_under(table, hand), hand.facts).explanation)
+    except ScoreError as e:
+        lines = [say(e)]
+    return render_template("_how.html", lines=lines)
+
+
 @bp.get("/t/<table_id>/history")
 def history(table_id):
     """Show older hands, a page at a time, newest first, ending before position `before`."""
