@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 from babel import Locale, UnknownLocaleError
 from babel.numbers import format_currency, format_decimal
@@ -65,7 +66,14 @@ def points(value) -> str:
     """Write a point value: 53, 40.5 in English, 40,5 in French, 1’234 in Swiss German; never 40.50."""
     if value < 0:
         return "−" + points(-value)
-    return format_decimal(_decimal(value), format="#,##0.##", locale=locale())
+    if type(value) is int and value < 1000:
+        return str(value)  # every shipped locale writes these alike (Latin digits, no grouping): no Babel
+    return _formatted(value, str(locale()))
+
+
+@lru_cache(maxsize=4096)
+def _formatted(value, locale_id: str) -> str:
+    return format_decimal(_decimal(value), format="#,##0.##", locale=locale_id)
 
 
 def signed(value) -> str:
@@ -83,10 +91,16 @@ def money(minor: int, currency: str, signed: bool = False, bare: bool = False) -
         if currency == "CHF":
             return sign + ngettext("%(num)d Rappen", "%(num)d Rappen", value)
         return sign + ngettext("%(num)d cent", "%(num)d cents", value)
+    return sign + _amount(value, currency, bare, str(locale(currency)))
+
+
+@lru_cache(maxsize=4096)
+def _amount(value: int, currency: str, bare: bool, locale_id: str) -> str:
+    """Write a non-negative amount in minor units (Babel is slow; a table's amounts repeat)."""
     amount = Decimal(value) / 100
     if bare:
-        return sign + format_decimal(amount, format="#,##0.00", locale=locale(currency))
-    return sign + format_currency(amount, currency, locale=locale(currency))
+        return format_decimal(amount, format="#,##0.00", locale=locale_id)
+    return format_currency(amount, currency, locale=locale_id)
 
 
 def say(text) -> str:
