@@ -120,7 +120,7 @@ def measure(port: int, table_id: str, viewer: str) -> dict:
         board = f"/t/{viewer}/board"
         # what the page's poll sends (static/offline.js drops htmx's HX-Current-URL and HX-Trigger from it)
         poll = {**CHROME, "Accept": "*/*", "HX-Request": "true", "Referer": f"http://127.0.0.1:{port}/v/{viewer}",
-                "Cookie": watcher_cookie}
+                **({"Cookie": watcher_cookie} if watcher_cookie else {})}  # a viewer's page makes no session
         status, head, _b, idle_up, idle_down, _ms = watcher.request("GET", board, {**poll, "If-None-Match": seen})
         assert status == 304, status
         out = {"idle_up": idle_up, "idle_down": idle_down, "up": [], "down": [], "save_ms": [], "poll_up": [],

@@ -356,3 +356,14 @@ def test_share_links_are_made_once_and_rotation_keeps_the_viewer(db_app):
     assert store.find_link(new_key) == store.Access(table.id, store.SCORER, True)
     assert store.find_link(table.id) == store.Access(table.id, store.CREATOR, True)
     assert store.find_link("nothing") is None
+
+
+def test_a_viewers_page_makes_no_session_so_its_polls_carry_no_cookie(client, app):
+    url = open_table(client)
+    viewer, _scorer = share(client, url)
+    phone = app.test_client()  # the watching phone, its own cookie jar
+    r = phone.get(viewer)
+    assert r.status_code == 200 and "Set-Cookie" not in r.headers
+    assert 'name="csrf-token"' not in r.get_data(as_text=True)  # nothing on it changes the table
+    poll = phone.get(viewer.replace("/v/", "/t/") + "/board")
+    assert poll.status_code == 200 and "Set-Cookie" not in poll.headers

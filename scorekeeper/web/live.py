@@ -162,7 +162,7 @@ def _shown_version() -> int | None:
 
 @bp.get("/v/<table_id>")
 def view(table_id):
-    return render_template("table_view.html", **scoreboard(load(table_id)))
+    return render_template("table_view.html", read_only=True, **scoreboard(load(table_id)))
 
 
 @bp.get("/t/<table_id>/board", endpoint="board")
