@@ -540,7 +540,10 @@
 document.addEventListener("htmx:configRequest", function (e) {
   var meta = document.querySelector('meta[name="csrf-token"]');
   if (meta && e.detail.verb !== "get") { e.detail.headers["X-CSRFToken"] = meta.content; }
-  var live = document.getElementById("live");
+  var live = document.getElementById("live"), numbers = document.getElementById("numbers");
+  if (numbers && numbers.open && (e.detail.elt === live || e.detail.elt.id === "hand-form")) {
+    e.detail.headers["X-Numbers"] = "open";  // the answer then brings them too; closed, they wait until opened
+  }
   if (live && e.detail.elt === live) {
     if (live.dataset.etag) { e.detail.headers["If-None-Match"] = live.dataset.etag; }
     // every 2 s on a metered phone: the server needs neither the page's address nor the element's id

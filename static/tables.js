@@ -111,6 +111,10 @@
       if (table && xhr.getResponseHeader("X-Hands")) { table.dataset.hands = xhr.getResponseHeader("X-Hands"); remember(); }
     }
   });
+  // The evening in numbers, opened: fetch them as they are now (closed, no answer brought them).
+  document.addEventListener("toggle", function (e) {
+    if (e.target.id === "numbers" && e.target.open && window.htmx) { window.htmx.trigger(e.target, "opened"); }
+  }, true);
   // A Save refused before the form was read (a link turned off, a stale CSRF token, a table gone): post the
   // form as a page instead, so the page that says why is shown; nothing typed is lost, the token keeps it once.
   document.body.addEventListener("htmx:responseError", function (e) {

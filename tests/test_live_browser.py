@@ -176,3 +176,25 @@ def test_an_old_scorer_link_stops_working_after_a_new_one_is_made(phones, live_s
     troccas_hand(ben, 40)
     save(ben)
     expect(ben.locator("#hands .hand")).to_have_count(1)
+
+
+def test_the_evening_in_numbers_stays_true_open_or_closed(phones, live_server):
+    anna, zoe = phones(), phones()
+    open_troccas(anna, live_server)
+    viewer, _scorer = links(anna, live_server)
+    anna.go_back()
+    zoe.goto(viewer)
+    numbers = zoe.locator("#numbers")
+    numbers.locator("summary").click()  # Zoë watches with the numbers open: each hand updates them
+    troccas_hand(anna, 40)
+    save(anna)
+    anna_row = zoe.locator("#numbers-body tbody tr").first
+    expect(anna_row).to_contain_text("Anna1", timeout=LIVE)  # Anna: 1 hand
+    numbers.locator("summary").click()  # closed: the next hand brings no numbers...
+    troccas_hand(anna, 30)
+    save(anna)
+    expect(zoe.locator("#hands .hand")).to_have_count(2, timeout=LIVE)
+    numbers.locator("summary").click()  # ...opening them fetches them as they are
+    expect(anna_row).to_contain_text("Anna2", timeout=LIVE)
+    # Anna +4 then −6 (docs/rules.md §1): best +4, worst −6
+    expect(anna_row).to_contain_text("+4−6", timeout=LIVE)

@@ -109,3 +109,16 @@ def test_a_viewer_may_open_how_but_change_nothing(client):
     key = viewer.rsplit("/", 1)[1]
     r = client.get(f"/t/{key}/hands/1/how")
     assert r.status_code == 200 and "40 − 36" in r.get_data(as_text=True)
+
+
+def test_the_evening_in_numbers_is_sent_only_to_a_phone_that_has_it_open(client):
+    url = open_table(client)
+    closed = client.post(url + "/hands", data=hand(40, "n1"), headers=HTMX).get_data(as_text=True)
+    assert 'id="numbers-body"' not in closed  # closed on the phone: no update sent
+    opened = client.post(url + "/hands", data=hand(30, "n2"), headers={**HTMX, "X-Numbers": "open"})
+    assert 'id="numbers-body"' in opened.get_data(as_text=True)
+    # opening it fetches them as they are now: 2 hands each (Troccas, Anna +4 then −6, docs/rules.md §1)
+    body = client.get(url + "/numbers").get_data(as_text=True)
+    assert body.lstrip().startswith('<div id="numbers-body">')
+    assert re.search(r'<th scope="row">Anna</th><td class="n">2</td>', body)
+    assert re.search(r'<td class="n">\+4</td><td class="n">−6</td>', body)  # best and worst

@@ -22,7 +22,7 @@ from ..engine.games import get_game
 bp = Blueprint("live", __name__)
 
 POLL = "every 2s"  # a change shows on every phone within one poll, well inside the issue's 3 seconds
-VIEWER_OK = {"live.view", "live.board", "live.share", "tables.settle_up", "tables.history", "tables.how", "exports.csv",
+VIEWER_OK = {"live.view", "live.board", "live.numbers", "live.share", "tables.settle_up", "tables.history", "tables.how", "exports.csv",
              "exports.json"}
 CREATOR_ONLY = {"live.rotate"}
 LOOPBACK = ("127.", "localhost", "[::1]", "::1")
@@ -194,6 +194,12 @@ def board_region(table_id):
     response.set_etag(etag(version))
     response.headers["Cache-Control"] = "no-store"  # the poll sends If-None-Match itself; no browser cache
     return response
+
+
+@bp.get("/t/<table_id>/numbers")
+def numbers(table_id):
+    """Answer the evening in numbers being opened: its region, from the board of the table as it is now."""
+    return render_template("_numbers_body.html", **scoreboard(load(table_id)))
 
 
 @bp.get("/t/<table_id>/share")
