@@ -327,3 +327,48 @@ def test_the_api_answers_in_the_requested_language_with_the_same_code(client):
     assert game["id"] == "french_tarot" and game["deck_total"] == 91  # data is the same in every language
     french = {m.id: m.string for m in catalogue("fr") if m.id}
     assert game["name"] == french["French Tarot"]
+
+
+# --- an evening without an English word ---
+
+FRENCH_TAROT = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Dumeng",
+                "first_dealer": "0", "stake": "0.10", "currency": "EUR"}
+EVENINGS = [
+    # (game, language, the new-table form, two hands as the hand form posts them)
+    ("french_tarot", "fr", FRENCH_TAROT,
+     [{"taker": "Anna", "contract": "garde", "side": "attack", "points": "45", "oudlers": "2"},
+      {"taker": "Ben", "contract": "garde", "side": "attack", "points": "41", "oudlers": "1"}]),
+    ("scarto", "it", SCARTO, [{"pp0": "30", "pp1": "26", "pp2": "22"}, {"pp0": "20", "pp1": "30", "pp2": "28"}]),
+    ("troccas", "rm", TROCCAS, [{"partner": "Cla", "side": "first", "points": "40"},
+                                {"partner": "Ben", "side": "other", "points": "30"}]),
+]
+
+
+def visible_text(html: str) -> str:
+    """The words a player reads: no tags, scripts, styles or attribute values (aria labels are spoken, so kept)."""
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    spoken = " ".join(re.findall(r'(?:aria-label|title|placeholder)="([^"]*)"', html))
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html) + " " + spoken)
+
+
+@pytest.mark.parametrize("game, lang, form, hands", EVENINGS, ids=[e[0] for e in EVENINGS])
+def test_an_evening_in_the_games_own_language_meets_no_english_sentence(client, game, lang, form, hands):
+    """Play two hands and look at every page of the evening: no English message of the catalogue whose
+    translation differs may show (game terms the players say alike, such as Garde, are the same in both)."""
+    english = {}
+    for m in catalogue(lang):
+        if m.id and not m.pluralizable:
+            text = re.sub(r"%\(\w+\)[sd]|\{\w+\}|<[^>]+>", "\0", m.id)
+            parts = [p.strip(" .,:;()") for p in text.split("\0")]
+            if m.string != m.id:
+                english.update({p: m.id for p in parts if len(p) >= 14 and p not in m.string})
+    url = open_table(client, game, form, lang)
+    for i, h in enumerate(hands):
+        r = client.post(url + "/hands", data={**h, "token": f"{game}-{i}"})
+        assert r.status_code == 303, visible_text(r.get_data(as_text=True))[:800]
+    pages = [url, url + "/settle", url + "/share", url + "/history", url + "/hands/1", f"/count/{game}",
+             f"/rules/{game}", "/", f"/tables/new/{game}"]
+    for page_url in pages:
+        text = visible_text(page(client, page_url))
+        found = sorted({f"{part!r} (from {msgid!r})" for part, msgid in english.items() if part in text})
+        assert not found, f"{lang} {page_url}: English shows: " + "; ".join(found[:8])
