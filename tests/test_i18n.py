@@ -372,3 +372,16 @@ def test_an_evening_in_the_games_own_language_meets_no_english_sentence(client, 
         text = visible_text(page(client, page_url))
         found = sorted({f"{part!r} (from {msgid!r})" for part, msgid in english.items() if part in text})
         assert not found, f"{lang} {page_url}: English shows: " + "; ".join(found[:8])
+
+
+def test_a_right_to_left_name_is_kept_apart_from_the_numbers_beside_it(client):
+    """Without isolation the browser's bidi algorithm shows "מרים −6 · −0.30" as "0.30− · 6− מרים"."""
+    data = {**TROCCAS, "players-1": "מרים"}
+    url = open_table(client, "troccas", data, "en")
+    assert client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "30", "token": "bidi"}).status_code == 303
+    html = page(client, url)
+    # Anna & Cla 30 points: 30 − 36 = −6 each, מרים and Zoë +6 (docs/rules.md §1); 5 Rappen a point
+    assert "<span>\u2068מרים\u2069 +6 · +0.30</span>" in html  # first strong isolate … pop directional isolate
+    assert "<span>Anna −6 · −0.30</span>" in html  # a left-to-right name as it was
+    how = page(client, url + "/hands/1/how")
+    assert "\u2068מרים\u2069 and Zoë the other 42 of 72" in how  # inside the engine's sentences too

@@ -20,10 +20,10 @@ class ScoreError(ValueError):
         self.cards = list(cards) if cards else []
         self.field = field
 
-    def render(self, translate=lambda s: s, number=fmt_points, plural=None) -> str:
+    def render(self, translate=lambda s: s, number=fmt_points, plural=None, name=str) -> str:
         """Return the sentence in the reader's words (Line.render says how)."""
         if isinstance(self.line, Line):
-            return self.line.render(translate, number, plural)
+            return self.line.render(translate, number, plural, name)
         return translate(self.message)
 
 

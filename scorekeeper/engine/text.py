@@ -31,14 +31,16 @@ class Line:
     plural: str | None = None  # the plural message id, chosen by the number in the field `count`
     count: str | None = None
 
-    def render(self, translate=lambda s: s, number=fmt_points, plural=None) -> str:
+    def render(self, translate=lambda s: s, number=fmt_points, plural=None, name=str) -> str:
         """Return the sentence in the reader's words.
 
         `translate` is gettext, `plural` ngettext (s, p, n) and `number` writes a number, the three of the
-        reader's language (the web app's l10n module); by default English, numbers as fmt_points writes them.
+        reader's language (the web app's l10n module); `name` writes a text value such as a player's name
+        (the web keeps a right-to-left one apart from the numbers beside it). By default English, numbers as
+        fmt_points writes them, text as it is.
         """
-        values = {k: v.render(translate, number, plural) if isinstance(v, Line) else
-                  number(v) if isinstance(v, (int, Fraction)) and not isinstance(v, bool) else str(v)
+        values = {k: v.render(translate, number, plural, name) if isinstance(v, Line) else
+                  number(v) if isinstance(v, (int, Fraction)) and not isinstance(v, bool) else name(str(v))
                   for k, v in self.args}
         if self.plural is None:
             text = translate(self.text)

@@ -12,7 +12,7 @@ from flask_babel import ngettext
 
 from ..engine.seating import next_dealer
 from . import l10n
-from .l10n import money, say
+from .l10n import isolated, money, say
 from ..engine import settle
 from ..engine.errors import ScoreError
 from ..engine.games import Result, get_game, resolve_rules
@@ -208,21 +208,22 @@ def money_sentence(payouts: dict, currency: str) -> str:
     if len(winners) == 1 and len({payouts[p] for p in losers}) == 1 and sum(payouts.values()) == 0:
         return ngettext("%(winner)s wins: %(loser)s pays %(amount)s.",
                         "%(winner)s wins: each of the %(num)d opponents pays %(amount)s.", len(losers),
-                        winner=winners[0], loser=losers[0], amount=money(-payouts[losers[0]], currency))
+                        winner=isolated(winners[0]), loser=isolated(losers[0]), amount=money(-payouts[losers[0]], currency))
     if len(losers) == 1 and len({payouts[p] for p in winners}) == 1 and sum(payouts.values()) == 0:
         return ngettext("%(loser)s loses: pays %(winner)s %(amount)s.",
                         "%(loser)s loses: pays each of the %(num)d others %(amount)s.", len(winners),
-                        loser=losers[0], winner=winners[0], amount=money(payouts[winners[0]], currency))
+                        loser=isolated(losers[0]), winner=isolated(winners[0]), amount=money(payouts[winners[0]], currency))
     if len({payouts[p] for p in winners}) == 1 and len({payouts[p] for p in losers}) == 1:
         return _("%(winners)s get %(won)s each; %(losers)s pay %(lost)s each.",
                  winners=_and(winners), won=money(payouts[winners[0]], currency),
                  losers=_and(losers), lost=money(-payouts[losers[0]], currency))
-    parts = [_("%(player)s gets %(amount)s", player=p, amount=money(payouts[p], currency)) for p in winners]
-    parts += [_("%(player)s pays %(amount)s", player=p, amount=money(-payouts[p], currency)) for p in losers]
+    parts = [_("%(player)s gets %(amount)s", player=isolated(p), amount=money(payouts[p], currency)) for p in winners]
+    parts += [_("%(player)s pays %(amount)s", player=isolated(p), amount=money(-payouts[p], currency)) for p in losers]
     return "; ".join(parts) + "."
 
 
 def _and(names: list[str]) -> str:
+    names = [isolated(n) for n in names]
     return names[0] if len(names) == 1 else _("%(some)s and %(last)s", some=", ".join(names[:-1]), last=names[-1])
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from .l10n import signed
+from .l10n import isolated, signed
 
 WIDTH, HEIGHT, PAD = 360, 160, 6  # a 390 px phone less its margins; the SVG scales up on a laptop
 POINTS = 60
@@ -46,7 +46,7 @@ def chart(board) -> dict | None:
     lines = [{"player": p, "colour": i % 10, "path": path(xs, [y(series[p][k]) for k in ks])}
              for i, p in enumerate(players)]
     words = _("After %(n)s hands: %(standings)s. Highest: %(high)s; lowest: %(low)s.", n=len(rows),
-              standings=", ".join(f"{p} {signed(series[p][-1])}" for p in players),
+              standings=", ".join(f"{isolated(p)} {signed(series[p][-1])}" for p in players),
               high=signed(high), low=signed(low))
     return {"width": WIDTH, "height": HEIGHT, "zero": y(0), "lines": lines, "words": words,
             "high": signed(high), "low": signed(low)}

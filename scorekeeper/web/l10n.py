@@ -7,6 +7,7 @@ their numbers and plurals in the reader's language.
 """
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
@@ -106,5 +107,14 @@ def _amount(value: int, currency: str, bare: bool, locale_id: str) -> str:
 def say(text) -> str:
     """Return an engine sentence (a Line or a ScoreError) or a plain string in the reader's language."""
     if hasattr(text, "render"):
-        return text.render(gettext, points, get_translations().ungettext)
+        return text.render(gettext, points, get_translations().ungettext, isolated)
     return str(text)
+
+
+RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")  # Hebrew, Arabic, Syriac, Thaana …
+
+
+def isolated(text: str) -> str:
+    """Keep a right-to-left name apart from the numbers and words beside it (FSI … PDI), so "מרים −11" isn't
+    shown as "11− מרים"; any other text is returned as it is."""
+    return f"\u2068{text}\u2069" if RIGHT_TO_LEFT.search(text) else text

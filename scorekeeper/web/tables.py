@@ -16,7 +16,7 @@ from .. import store
 from ..engine import settle
 from ..engine.errors import ScoreError
 from ..engine.games import all_games, get_game, resolve_rules
-from .l10n import money, say, signed
+from .l10n import isolated, money, say, signed
 from . import board, count_aid, hand_form, live
 from .chart import chart
 from .stats import numbers
@@ -43,7 +43,7 @@ HAND = "<hand:number>"  # nine digits: a hand number in a URL fits the database'
 @bp.app_context_processor
 def helpers():
     """Template helpers the table partials use, wherever they are rendered."""
-    return {"new_token": new_token, "money": money, "signed": signed, "deck_for": deck_for,
+    return {"new_token": new_token, "money": money, "isolated": isolated, "signed": signed, "deck_for": deck_for,
             "hand_layout": hand_form.layout, "hand_errors": hand_form.errors, "count_tally": count_aid.tally,
             "evening_chart": lambda b: b.once("chart", chart), "house_rule_title": option_title,
             "evening_numbers": lambda b: b.once("numbers", numbers),
@@ -103,7 +103,7 @@ def said(b) -> str | None:
         row = next((r for r in b.rows if numbers and str(r.hand.number) == numbers[-1]), None)
         if row is None:
             continue
-        won = [f"{p} {signed(u)}" for p, u in row.scores.items() if u > 0]
+        won = [f"{isolated(p)} {signed(u)}" for p, u in row.scores.items() if u > 0]
         result = ", ".join(won) if won else _("nobody wins")
         if kind == "saved":
             return _("Hand %(n)s saved: %(result)s", n=row.index, result=result)
@@ -136,7 +136,7 @@ def saved(table_id, game, aid_used: bool):
     table = store.get_table(table_id)
     b = board.current(table)
     row = b.rows[-1]  # the hand just saved
-    won = [f"{p} {signed(u)}" for p, u in row.scores.items() if u > 0]
+    won = [f"{isolated(p)} {signed(u)}" for p, u in row.scores.items() if u > 0]
     said_line = _("Hand %(n)s saved: %(result)s", n=row.index, result=", ".join(won) if won else _("nobody wins"))
     response = make_response(render_template(
         "_saved.html", table=table, game=game, b=b, form=next_form(table, game, b), number=None,
