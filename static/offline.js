@@ -123,15 +123,17 @@
 
   // A Save sent through htmx that never reached the server (the network went under it): kept like one made offline.
   document.body.addEventListener("htmx:sendError", function (e) {
-    var form = e.detail.elt;
+    var form = e.detail.elt, sent = e.detail.requestConfig && e.detail.requestConfig.formData;
     if (!form || form.id !== "hand-form" || form.dataset.editing) { return; }
     var action = new URL(form.getAttribute("action") || "", location.href), m = action.pathname.match(CHANGE);
-    if (m) { keep(form, { name: "action", value: "save" }, m, action); }
+    // what was sent, not the form as it is now (a second Save may have reset it meanwhile)
+    if (m) { keep(form, { name: "action", value: "save" }, m, action, sent); }
   });
 
-  function keep(form, submitter, m, action) {
+  function keep(form, submitter, m, action, sent) {
     var editing = form.dataset.editing;
-    var data = new FormData(form);
+    var data = sent ? new FormData() : new FormData(form);
+    if (sent) { sent.forEach(function (v, k) { data.append(k, v); }); }
     if (submitter && submitter.name) { data.set(submitter.name, submitter.value); }
     var body = new URLSearchParams(data), change = describe(form, submitter, m);
     change.id = editing || body.get("token") || token();
@@ -543,6 +545,9 @@ document.addEventListener("htmx:configRequest", function (e) {
   var live = document.getElementById("live"), numbers = document.getElementById("numbers");
   if (numbers && numbers.open && (e.detail.elt === live || e.detail.elt.id === "hand-form")) {
     e.detail.headers["X-Numbers"] = "open";  // the answer then brings them too; closed, they wait until opened
+  }
+  if (live && live.dataset.etag && e.detail.elt.id === "hand-form") {
+    e.detail.headers["X-Board"] = live.dataset.etag;  // the answer brings whatever this page hasn't seen yet
   }
   if (live && e.detail.elt === live) {
     if (live.dataset.etag) { e.detail.headers["If-None-Match"] = live.dataset.etag; }

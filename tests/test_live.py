@@ -367,3 +367,20 @@ def test_a_viewers_page_makes_no_session_so_its_polls_carry_no_cookie(client, ap
     assert 'name="csrf-token"' not in r.get_data(as_text=True)  # nothing on it changes the table
     poll = phone.get(viewer.replace("/v/", "/t/") + "/board")
     assert poll.status_code == 200 and "Set-Cookie" not in poll.headers
+
+
+def test_a_watcher_gets_the_whole_list_when_the_added_hand_follows_a_change_of_the_table(client, app):
+    """The page said "From hand 2: stake …" above the list; hand 2 carries the change itself: the pending line
+    must go, so the whole list comes, not just the new row."""
+    url = open_table(client)
+    viewer, _scorer = share(client, url)
+    poll = viewer.replace("/v/", "/t/") + "/board"
+    assert client.post(url + "/hands", data=hand(40, "t1")).status_code == 303
+    page = client.get(url + "/setup").get_data(as_text=True)
+    data = dict(re.findall(r'<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"', page))
+    assert client.post(url + "/setup", data={**data, "stake": "0.10"}).status_code == 303
+    seen = client.get(poll)
+    assert "From hand 2" in seen.get_data(as_text=True)
+    assert client.post(url + "/hands", data=hand(50, "t2")).status_code == 303
+    caught_up = client.get(poll, headers={"If-None-Match": seen.headers["ETag"]}).get_data(as_text=True)
+    assert 'id="hands"' in caught_up and "afterbegin" not in caught_up and "From hand 2" not in caught_up

@@ -39,7 +39,8 @@ def test_a_save_through_htmx_sends_the_changed_regions(client):
     assert not re.search(r'value="Cla"[^>]*checked', form)
     # the next form has a fresh token; posting it again would be a second hand, not the first again
     assert re.search(r'name="token"[^>]*value="([^"]+)"', body).group(1) != "s1"
-    second = client.post(url + "/hands", data=hand(30, "s2"), headers=HTMX).get_data(as_text=True)
+    shown = first.headers["ETag"]  # the page now shows this version (static/offline.js sends it back as X-Board)
+    second = client.post(url + "/hands", data=hand(30, "s2"), headers={**HTMX, "X-Board": shown}).get_data(as_text=True)
     assert 'hx-swap-oob="afterbegin:#hands .hand-list"' in second and 'id="hands"' not in second
     assert re.findall(r'<li id="(hand-\d+)" class="hand">', second) == ["hand-2"]  # only the new row
     assert 'id="live"' not in second  # the poll element stays; its next question starts from this answer's ETag
@@ -122,3 +123,79 @@ def test_the_evening_in_numbers_is_sent_only_to_a_phone_that_has_it_open(client)
     assert body.lstrip().startswith('<div id="numbers-body">')
     assert re.search(r'<th scope="row">Anna</th><td class="n">2</td>', body)
     assert re.search(r'<td class="n">\+4</td><td class="n">−6</td>', body)  # best and worst
+
+
+def board_tag(client, url) -> str:
+    """The version the page shows, as its poll and its Save say it (static/offline.js sends X-Board)."""
+    return client.get(url.replace("/t/", "/t/", 1) + "/board").headers["ETag"]
+
+
+def test_a_save_brings_what_another_phone_added_meanwhile(client, app):
+    url = open_table(client)
+    client.post(url + "/hands", data=hand(40, "m1"), headers=HTMX)
+    shown = board_tag(client, url)  # this phone shows hand 1
+    other = app.test_client()
+    assert other.post(url + "/hands", data=hand(30, "m2")).status_code == 303  # hand 2, on another phone
+    body = client.post(url + "/hands", data=hand(50, "m3"), headers={**HTMX, "X-Board": shown}).get_data(as_text=True)
+    # hands 2 and 3, newest first, on top of the list: the answer's version covers both
+    assert re.findall(r'<li id="(hand-\d+)" class="hand">', body) == ["hand-3", "hand-2"]
+    assert "Hand 3 saved" in body  # this phone's own hand is the one said
+
+
+def test_a_save_after_an_edit_elsewhere_brings_the_whole_list(client, app):
+    url = open_table(client)
+    client.post(url + "/hands", data=hand(40, "e1"), headers=HTMX)
+    shown = board_tag(client, url)
+    other = app.test_client()
+    assert other.post(url + "/hands/1", data={**hand(60, "e2"), "version": "1"}).status_code == 303
+    body = client.post(url + "/hands", data=hand(50, "e3"), headers={**HTMX, "X-Board": shown}).get_data(as_text=True)
+    assert 'id="hands"' in body and 'id="seated"' in body and "afterbegin" not in body
+    assert re.findall(r'<li id="(hand-\d+)" class="hand">', body) == ["hand-2", "hand-1"]
+    assert "Anna &amp; Cla: 60" in body  # the edited hand as it is now
+
+
+def test_a_save_without_the_pages_version_brings_the_whole_list(client):
+    url = open_table(client)
+    client.post(url + "/hands", data=hand(40, "w1"), headers=HTMX)
+    body = client.post(url + "/hands", data=hand(50, "w2"), headers=HTMX).get_data(as_text=True)
+    assert 'id="hands"' in body and "afterbegin" not in body  # it can't tell what the page lacks: all of it
+
+
+def test_a_change_of_the_table_pending_is_not_patched_over(client):
+    url = open_table(client)
+    client.post(url + "/hands", data=hand(40, "c1"), headers=HTMX)
+    page = client.get(url + "/setup").get_data(as_text=True)
+    data = dict(re.findall(r'<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"', page))
+    data.update({"stake": "0.10"})
+    r = client.post(url + "/setup", data=data)
+    assert r.status_code == 303, r.get_data(as_text=True)[:500]
+    shown = board_tag(client, url)
+    assert "From hand 2" in client.get(url).get_data(as_text=True)
+    body = client.post(url + "/hands", data=hand(50, "c2"), headers={**HTMX, "X-Board": shown}).get_data(as_text=True)
+    assert 'id="hands"' in body and "From hand 2" not in body  # the pending line goes; the row says the change
+    assert "From this hand" in body
+
+
+def test_the_answer_to_a_save_undone_meanwhile_is_no_500(app):
+    from scorekeeper.web import tables
+    from scorekeeper.engine.games import get_game
+    client = app.test_client()
+    url = open_table(client)
+    client.post(url + "/hands", data=hand(40, "u1"))
+    with app.test_request_context(url + "/hands", method="POST", headers=HTMX):
+        r = tables.saved(url.rsplit("/", 1)[1], get_game("troccas"), 7, False)  # hand 7 isn't there (undone)
+    body = r.get_data(as_text=True)
+    assert r.status_code == 200 and "saved:" not in body and 'id="hands"' in body
+
+
+def test_a_half_point_hand_reads_as_the_language_writes_it(client):
+    data = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "first_dealer": "0", "stake": "0.10",
+            "currency": "EUR"}
+    r = client.post("/tables/new/french_tarot?lang=fr", data=data)
+    url = r.headers["Location"]
+    # 3 players: 40.5 points with 2 bouts against 41 (docs/rules.md §5: halves are exact)
+    r = client.post(url + "/hands", data={"taker": "Anna", "contract": "garde", "side": "attack", "points": "40,5",
+                                          "oudlers": "2", "token": "half"})
+    assert r.status_code == 303, r.get_data(as_text=True)[:500]
+    row = re.search(r'<li id="hand-1".*?</li>\s*</ol>', client.get(url).get_data(as_text=True), re.S).group(0)
+    assert "40,5" in row and "40.5" not in row

@@ -40,7 +40,8 @@ class Line:
         fmt_points writes them, text as it is.
         """
         values = {k: v.render(translate, number, plural, name) if isinstance(v, Line) else
-                  number(v) if isinstance(v, (int, Fraction)) and not isinstance(v, bool) else name(str(v))
+                  number(Fraction(v) if isinstance(v, float) else v)
+                  if isinstance(v, (int, float, Fraction)) and not isinstance(v, bool) else name(str(v))
                   for k, v in self.args}
         if self.plural is None:
             text = translate(self.text)

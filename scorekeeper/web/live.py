@@ -148,16 +148,38 @@ def etag(version: int) -> str:
     return f"v{version}.{role()}.{l10n.locale()}"
 
 
-def _shown_version() -> int | None:
-    """Return the version the polling phone shows, from its If-None-Match, if it is this role and language's."""
+def _shown_version(tags=None) -> int | None:
+    """Return the version the phone shows, from its If-None-Match (or `tags`), if it is this role and language's."""
     _v, role_now, locale_now = etag(0).split(".", 2)
     # Flask-Compress sends a compressed 200's ETag as "<tag>:br" (or :gzip): the same version either way
-    for tag in request.if_none_match.as_set(include_weak=True):
+    for tag in (request.if_none_match.as_set(include_weak=True) if tags is None else tags):
         version, _, rest = tag.split(":")[0].partition(".")
         if rest == f"{role_now}.{locale_now}" and version[1:].isascii() and version[1:].isdigit() \
                 and version.startswith("v") and len(version) < 12:
             return int(version[1:])
     return None
+
+
+def shown_by_form() -> int | None:
+    """Return the version the saving phone's page shows (X-Board, the poll's ETag, sent by static/offline.js)."""
+    tag = request.headers.get("X-Board", "")
+    return _shown_version([tag.strip().strip('"')]) if 0 < len(tag) < 80 else None
+
+
+def only_added(table, b, shown: int | None) -> int | None:
+    """Return how many hands, the last rows of board `b`, were added since version `shown` and nothing else.
+
+    None if anything else happened (an edit, a delete, an undo, a change of the table, whose "From hand …"
+    lines only the whole list says right), or it can't be told: then the whole board is sent.
+    """
+    if shown is None or b.pending:
+        return None
+    now_at, added = store.added_since(table.id, shown)
+    rows = b.rows
+    if (not added or now_at != table.version or len(rows) <= len(added)
+            or [r.hand.number for r in rows[-len(added):]] != added or any(r.changes for r in rows[-len(added):])):
+        return None
+    return len(added)
 
 
 @bp.get("/v/<table_id>")
@@ -183,11 +205,10 @@ def board_region(table_id):
     else:
         table = load(table_id)
         parts = scoreboard(table)
-        rows = parts["b"].rows
-        if (added and table.version == version and len(rows) > len(added)
-                and [r.hand.number for r in rows[-len(added):]] == added):
+        count = only_added(table, parts["b"], shown) if added else None
+        if count:
             # only hands were added since the phone's version: their rows, the totals and the chart
-            response = Response(render_template("_board_added.html", added=len(added), **parts))
+            response = Response(render_template("_board_added.html", added=count, **parts))
         else:
             response = Response(render_template("_board.html", **parts))
         version = table.version

@@ -125,23 +125,27 @@ def next_form(table, game, b):
     return form
 
 
-def saved(table_id, game, aid_used: bool):
+def saved(table_id, game, number: int, aid_used: bool):
     """Answer a Save made through htmx: the regions a saved hand changes, not the whole page.
 
     The next hand's form (its counting aid kept as it is on the phone, hx-preserve, unless this hand
-    was counted with it), the line saying the hand with Undo, the totals, chart and numbers, the new
-    hand's row on top of the list and the Undo button below; its ETag is the version shown, which the
-    page's poll asks from.
+    was counted with it), the line saying the hand with Undo, the totals, chart and numbers, the rows
+    added since the version the page showed (X-Board) on top of the list, or the whole list if anything
+    else happened meanwhile on another phone, and the Undo button below. Its ETag is the version all
+    this shows, which the page's poll asks from.
     """
     table = store.get_table(table_id)
     b = board.current(table)
-    row = b.rows[-1]  # the hand just saved
-    won = [f"{isolated(p)} {signed(u)}" for p, u in row.scores.items() if u > 0]
-    said_line = _("Hand %(n)s saved: %(result)s", n=row.index, result=", ".join(won) if won else _("nobody wins"))
+    row = next((r for r in reversed(b.rows) if r.hand.number == number), None)  # gone if undone meanwhile
+    said_line = None
+    if row is not None:
+        won = [f"{isolated(p)} {signed(u)}" for p, u in row.scores.items() if u > 0]
+        said_line = _("Hand %(n)s saved: %(result)s", n=row.index, result=", ".join(won) if won else _("nobody wins"))
+    added = live.only_added(table, b, live.shown_by_form()) if row is not None else None
     response = make_response(render_template(
         "_saved.html", table=table, game=game, b=b, form=next_form(table, game, b), number=None,
         aid=count_aid.start(game, table, MultiDict()), keep_aid=not aid_used, last=store.last_change(table.id),
-        said=said_line, preview=None, engine_error=None))
+        said=said_line, added=added, preview=None, engine_error=None))
     response.set_etag(live.etag(table.version))  # the version shown: the page's poll goes on from here
     response.headers["X-Hands"] = str(len(b.rows))  # this phone's list of tables says how many (static/tables.js)
     return response
@@ -179,7 +183,7 @@ def add(table_id):
                 hand = store.add_hand(table.id, facts, form.token.data or None, limit=limit,
                                       made_for=form.setup.data or None)
                 if form_only():  # htmx: only what changed (the offline queue and no-JS posts get the page)
-                    return saved(table.id, game, aid.used)
+                    return saved(table.id, game, hand.number, aid.used)
                 flash(str(hand.number), "saved")  # said on the next page, with Undo beside it
                 return redirect(url_for("tables.show", table_id=table.id), 303)
             except store.Moved:
