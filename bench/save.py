@@ -115,6 +115,7 @@ def measure(port: int, table_id: str, viewer: str) -> dict:
         cookie, page = open_page(scorer, path)
         csrf = re.search(r'<meta name="csrf-token" content="([^"]+)"', page).group(1)
         fields = form_fields(page)
+        board_shown = etag_of(page)  # the version the scorer's page shows: its Save says so (X-Board)
         watcher_cookie, watched = open_page(watcher, f"/v/{viewer}")
         seen = etag_of(watched)
         board = f"/t/{viewer}/board"
@@ -132,11 +133,12 @@ def measure(port: int, table_id: str, viewer: str) -> dict:
                 **CHROME, "Accept": "*/*", "Content-Type": "application/x-www-form-urlencoded; charset=UTF-8",
                 "Origin": f"http://127.0.0.1:{port}", "HX-Request": "true", "HX-Target": "hand-form",
                 "HX-Trigger": "hand-form", "HX-Current-URL": f"http://127.0.0.1:{port}{path}", "X-CSRFToken": csrf,
-                "Cookie": cookie}, body)
+                "X-Board": board_shown, "Cookie": cookie}, body)
             assert status == 200 and head.get("content-encoding") == "br", (status, head)
             assert b'id="said"' in brotli.decompress(_answer) and head.get("etag"), "the save was refused"
             out["up"].append(up), out["down"].append(down), out["save_ms"].append(ms)
             fields = {**fields, "token": f"bench{i}x{time.monotonic_ns()}"}  # the next form's own token
+            board_shown = head["etag"].split(":")[0].rstrip('"') + '"'  # the page shows what the answer brought
             status, head, _b, up, down, ms = watcher.request("GET", board, {**poll, "If-None-Match": seen})
             assert status == 200, status
             seen = head["etag"].split(":")[0] + ('"' if not head["etag"].split(":")[0].endswith('"') else "")
