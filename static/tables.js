@@ -96,6 +96,32 @@
     var t = e.detail.target;  // an outerHTML swap's target is the form it replaced: look up the new one
     showFirstError(t && t.id === "hand-form" ? document : t);
   });
+  // A hand saved through htmx whose answer didn't resend the form: reset this phone's form to the next hand's
+  // values (X-Next-Hand: what each field holds, the new token), as a freshly loaded page would have them.
+  document.body.addEventListener("htmx:afterRequest", function (e) {
+    var xhr = e.detail.xhr, form = document.getElementById("hand-form");
+    var next = xhr && xhr.status === 200 && e.detail.elt && e.detail.elt.id === "hand-form" && xhr.getResponseHeader("X-Next-Hand");
+    if (!next || !form) { return; }
+    next = JSON.parse(next);
+    form.reset();  // taps, class counts, typed points: back to the form's own defaults
+    Object.keys(next.values).forEach(function (name) {
+      var v = next.values[name];
+      form.querySelectorAll("[name='" + name.replace(/'/g, "") + "']").forEach(function (i) {
+        if (i.type === "radio" || i.type === "checkbox") {
+          i.checked = i.defaultChecked = Array.isArray(v) ? v.indexOf(i.value) >= 0 : i.value === v;
+        } else {
+          i.value = i.defaultValue = v;
+        }
+      });
+    });
+    [["token", next.token], ["setup", next.setup]].forEach(function (p) {
+      var i = form.querySelector("input[name=" + p[0] + "]");
+      if (i) { i.value = i.defaultValue = p[1]; }
+    });
+    form.querySelectorAll("input[name=group], .group-list, .count .total").forEach(function (el) { el.remove(); });
+    var preview = document.getElementById("preview");
+    if (preview) { preview.textContent = ""; }
+  });
   // A hand saved through htmx (its answer names the new version): show the line saying it, with Undo, as the
   // page did when a Save reloaded it.
   document.body.addEventListener("htmx:afterSettle", function (e) {

@@ -172,3 +172,40 @@ def test_what_the_preview_says_is_what_save_records(app, game_id, players, facts
     edit = client.get(f"/t/{table.id}/hands/1").get_data(as_text=True)  # the stored hand's own preview
     sentence = re.search(r'<p class="sentence">(.*?)</p>', said).group(1)
     assert f'<p class="sentence">{sentence}</p>' in edit
+
+
+def rendered_values(html: str, names) -> dict:
+    """What the new-hand form on a page shows for each field: checked values (a list for ticks), or the text."""
+    form = re.search(r'<form id="hand-form".*?</form>', html, re.S).group(0)
+    out = {}
+    for name in names:
+        inputs = re.findall(rf'<input[^>]*name="{re.escape(name)}"[^>]*>', form)
+        kinds = {re.search(r'type="(\w+)"', i).group(1) for i in inputs}
+        if kinds & {"radio", "checkbox"}:
+            chosen = [re.search(r'value="([^"]*)"', i).group(1) for i in inputs if re.search(r"\bchecked\b", i)]
+            out[name] = chosen if "checkbox" in kinds else (chosen[0] if chosen else "")
+        elif inputs:
+            value = re.search(r'value="([^"]*)"', inputs[0])
+            out[name] = value.group(1) if value else ""
+    return out
+
+
+@pytest.mark.parametrize("game_id,players,facts", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_a_phone_reset_after_a_save_shows_what_a_fresh_page_would(app, game_id, players, facts):
+    """After a Save through htmx the phone resets its own form to X-Next-Hand's values (static/tables.js): they
+    must be exactly what the table page, loaded afresh, shows in its form for the next hand."""
+    import html as htmllib
+    import json
+    from scorekeeper import store
+    game = all_games()[game_id]
+    with app.app_context():
+        table = store.create_table(game.id, players, {}, 10, "CHF", 0)
+    with app.test_request_context():
+        posted = as_posted(hand_form.edit_form(game, table, facts), players)
+    client = app.test_client()
+    r = client.post(f"/t/{table.id}/hands", data={**posted.to_dict(flat=False), "token": "r1", "action": "save"},
+                    headers={"HX-Request": "true", "HX-Target": "hand-form"})
+    assert r.status_code == 200 and r.headers["HX-Reswap"] == "none"
+    values = json.loads(r.headers["X-Next-Hand"])["values"]
+    page = htmllib.unescape(client.get(f"/t/{table.id}").get_data(as_text=True))
+    assert rendered_values(page, values) == values

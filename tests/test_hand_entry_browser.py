@@ -102,3 +102,20 @@ def test_how_opens_the_hands_working(page, live_server):
     how.locator("summary").click()
     # Anna & Cla 40 points: 40 − 36 = +4 each (docs/rules.md §1), fetched when opened
     expect(how).to_contain_text("Anna and Cla: 40 − 36 = +4 each", timeout=WAIT)
+
+
+def test_after_a_save_the_form_is_ready_for_the_next_hand(page, live_server):
+    open_table(page, live_server, "troccas", ["Anna", "Ben", "Cla", "Zoë"])
+    token = page.locator("#hand-form input[name=token]").input_value()
+    page.fill("input[name=points]", "40")
+    page.locator("button.save").click()
+    expect(page.locator(".saved")).to_contain_text("Hand 1 saved", timeout=WAIT)
+    # the phone reset its own form (the answer didn't resend it): empty points, no preview, a fresh token
+    expect(page.locator("input[name=points]")).to_have_value("")
+    expect(page.locator("#preview")).to_have_text("")
+    assert page.locator("#hand-form input[name=token]").input_value() not in ("", token)
+    expect(page.locator("#hand-title")).to_contain_text("Hand 2")
+    page.fill("input[name=points]", "30")  # and the next hand saves as hand 2, not as hand 1 again
+    page.locator("button.save").click()
+    expect(page.locator(".saved")).to_contain_text("Hand 2 saved", timeout=WAIT)
+    expect(page.locator("#hands .hand-list > li")).to_have_count(2)

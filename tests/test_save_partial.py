@@ -25,20 +25,20 @@ def test_a_save_through_htmx_sends_the_changed_regions(client):
     first = client.post(url + "/hands", data=hand(40, "s1"), headers=HTMX)
     assert first.status_code == 200
     body = first.get_data(as_text=True)
-    assert "<html" not in body and "<nav" not in body  # not the page
-    # the next form first (it replaces the form), then the regions swapped by id
-    assert body.lstrip().startswith('<form id="hand-form"')
+    assert "<html" not in body and "<nav" not in body and "<form id=\"hand-form\"" not in body  # not the page
     for region in ("said", "totals", "hands", "undo-last", "hand-title"):
         assert region in ids(body), region
     assert "Hand 1 saved: Anna +4, Cla +4" in body  # Troccas 40 − 36 = +4 each (docs/rules.md §1)
-    assert re.search(r'<h2 id="hand-title">Hand 2 <small>Ben deals</small></h2>', body)  # the dealer moves on
-    # the next form starts from the defaults, not from the hand just posted (a second tap on Save would
-    # otherwise record it again under the new token)
-    form = re.search(r'<form id="hand-form".*?</form>', body, re.S).group(0)
-    assert not re.search(r'name="points"[^>]*value="40"|value="40"[^>]*name="points"', form)
-    assert not re.search(r'value="Cla"[^>]*checked', form)
-    # the next form has a fresh token; posting it again would be a second hand, not the first again
-    assert re.search(r'name="token"[^>]*value="([^"]+)"', body).group(1) != "s1"
+    assert re.search(r'<h2 id="hand-title" hx-swap-oob="true">Hand 2 <small>Ben deals</small></h2>', body)  # next dealer
+    # the form is not resent: the phone resets its own (static/tables.js) to the next hand's values, given in a header;
+    # the main swap is none, so nothing else replaces the form
+    assert first.headers["HX-Reswap"] == "none"
+    import json
+    nxt = json.loads(first.headers["X-Next-Hand"])
+    # the next hand's values: the partner and side follow the last hand (sticky), the points start empty (a second
+    # tap on Save would otherwise record it again under the new token)
+    assert nxt["values"]["points"] == "" and nxt["values"]["side"] == "first"
+    assert nxt["token"] and nxt["token"] != "s1" and nxt["setup"]
     shown = first.headers["ETag"]  # the page now shows this version (static/offline.js sends it back as X-Board)
     second = client.post(url + "/hands", data=hand(30, "s2"), headers={**HTMX, "X-Board": shown}).get_data(as_text=True)
     assert 'hx-swap-oob="afterbegin:#hands .hand-list"' in second and 'id="hands"' not in second
@@ -55,19 +55,19 @@ def test_a_save_through_htmx_twice_with_one_token_records_one_hand(client):
     assert len(re.findall(r'<li id="hand-\d+"', client.get(url).get_data(as_text=True))) == 1
 
 
-def test_the_counting_aid_is_kept_on_the_phone_unless_this_hand_used_it(client):
+def test_the_form_is_resent_only_when_the_hand_used_the_counting_aid(client):
     url = open_table(client)
     plain = client.post(url + "/hands", data=hand(40, "p1"), headers=HTMX).get_data(as_text=True)
-    # typed points: the aid (the deck to tap, the classes) is not sent again; htmx keeps the phone's (hx-preserve)
-    assert '<details class="count" id="count-aid" hx-preserve="true"></details>' in plain
-    assert 'name="card"' not in plain
-    # counted by class with the points left empty: Save counts them, and the answer brings a fresh, empty aid
+    assert 'name="card"' not in plain and '<form id="hand-form"' not in plain  # typed points: the phone resets its own
+    # counted by class with the points left empty: Save counts them, and the answer brings a fresh form, its aid empty
     # (Troccas, the first team's pile: 4 kings and 2 queens and 30 other cards; the count fills the points)
-    counted = client.post(url + "/hands", headers=HTMX, data={
+    r = client.post(url + "/hands", headers=HTMX, data={
         "partner": "Cla", "side": "first", "points": "", "token": "p2", "count_of": "first",
-        "c_kings": "4", "c_queens": "2", "c_others": "30"}).get_data(as_text=True)
+        "c_kings": "4", "c_queens": "2", "c_others": "30"})
+    counted = r.get_data(as_text=True)
     assert "Hand 2 saved" in counted, counted[:2000]
-    assert 'hx-preserve' not in counted and 'name="card"' in counted
+    assert counted.lstrip().startswith('<form id="hand-form"') and 'name="card"' in counted
+    assert "HX-Reswap" not in r.headers and "X-Next-Hand" not in r.headers
     assert not re.search(r'name="c_kings" value="4" checked', counted)  # the new aid starts empty
 
 

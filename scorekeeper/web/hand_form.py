@@ -83,6 +83,21 @@ def _make(game, table, last, formdata=None):
     return form
 
 
+def values(form) -> dict:
+    """Return what each field of a form holds, as its inputs show it: the checked values of a choice (a list for
+    ticks), the text of a box. A phone resets its own form to these after a Save (static/tables.js)."""
+    out = {}
+    for field in form:
+        if field.name in ("csrf_token", "token", "version", "setup") or (isinstance(field, RadioField) and not field.choices):
+            continue  # the hidden ones are sent apart; a choice without choices isn't on the page (no counting aid)
+        if isinstance(field, (RadioField, SelectMultipleField)):
+            chosen = [str(value) for value, _label, selected, *_ in field.iter_choices() if selected]
+            out[field.name] = chosen if isinstance(field, SelectMultipleField) else (chosen[0] if chosen else "")
+        else:
+            out[field.name] = field._value()
+    return out
+
+
 def new_form(game, table, last: dict | None):
     """Return the form for the next hand: the declaration's defaults (some follow the last hand)."""
     return _make(game, table, last)

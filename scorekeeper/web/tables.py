@@ -5,6 +5,8 @@ fact with a message at its field, and the engine has the last word on values (it
 """
 from __future__ import annotations
 
+import json
+
 from flask import (Blueprint, abort, current_app, flash, get_flashed_messages, make_response, redirect,
                    render_template, request, url_for)
 from flask_babel import format_number
@@ -128,8 +130,8 @@ def next_form(table, game, b):
 def saved(table_id, game, number: int, aid_used: bool):
     """Answer a Save made through htmx: the regions a saved hand changes, not the whole page.
 
-    The next hand's form (its counting aid kept as it is on the phone, hx-preserve, unless this hand
-    was counted with it), the line saying the hand with Undo, the totals, chart and numbers, the rows
+    The next hand's form, only if this hand used the counting aid (else the phone resets its own form to
+    the values in X-Next-Hand, and the heading comes alone), the line saying the hand with Undo, the totals, chart and numbers, the rows
     added since the version the page showed (X-Board) on top of the list, or the whole list if anything
     else happened meanwhile on another phone, and the Undo button below. Its ETag is the version all
     this shows, which the page's poll asks from.
@@ -142,10 +144,16 @@ def saved(table_id, game, number: int, aid_used: bool):
         won = [f"{isolated(p)} {signed(u)}" for p, u in row.scores.items() if u > 0]
         said_line = _("Hand %(n)s saved: %(result)s", n=row.index, result=", ".join(won) if won else _("nobody wins"))
     added = live.only_added(table, b, live.shown_by_form()) if row is not None else None
+    form = next_form(table, game, b)
     response = make_response(render_template(
-        "_saved.html", table=table, game=game, b=b, form=next_form(table, game, b), number=None,
-        aid=count_aid.start(game, table, MultiDict()), keep_aid=not aid_used, last=store.last_change(table.id),
+        "_saved.html", table=table, game=game, b=b, form=form, number=None, send_form=aid_used,
+        aid=count_aid.start(game, table, MultiDict()), last=store.last_change(table.id),
         said=said_line, added=added, preview=None, engine_error=None))
+    if not aid_used:
+        # the phone resets its own form to the next hand's values (static/tables.js): not resent, ~0.8 KB less
+        response.headers["HX-Reswap"] = "none"
+        response.headers["X-Next-Hand"] = json.dumps({"token": form.token.data, "setup": form.setup.data,
+                                                      "values": hand_form.values(form)}, ensure_ascii=True)
     response.set_etag(live.etag(table.version))  # the version shown: the page's poll goes on from here
     response.headers["X-Hands"] = str(len(b.rows))  # this phone's list of tables says how many (static/tables.js)
     return response
