@@ -153,7 +153,8 @@ def saved(table_id, game, number: int, aid_used: bool):
         # the phone resets its own form to the next hand's values (static/tables.js): not resent, ~0.8 KB less
         response.headers["HX-Reswap"] = "none"
         response.headers["X-Next-Hand"] = json.dumps({"token": form.token.data, "setup": form.setup.data,
-                                                      "values": hand_form.values(form)}, ensure_ascii=True)
+                                                      "values": hand_form.values(form)}, ensure_ascii=True,
+                                                     separators=(",", ":"))
     response.set_etag(live.etag(table.version))  # the version shown: the page's poll goes on from here
     response.headers["X-Hands"] = str(len(b.rows))  # this phone's list of tables says how many (static/tables.js)
     return response
