@@ -125,7 +125,7 @@ def taps_and_weight(base: str) -> None:
         post = [tm for u, tm in timings if u.endswith("/hands")]
         server_ms = post[0]["responseStart"] - post[0]["requestStart"] if post else float("nan")
         others = sorted({u.rsplit("/", 1)[-1].split("?")[0] for u, _sz in sizes} - {u.rsplit("/", 1)[-1] for u, _ in trip})
-        print(f"saving a hand: POST + 303 + the new page = {len(trip)} requests, {sent} bytes up, {got} bytes down;"
+        print(f"saving a hand in Chromium (htmx: the POST and its partial answer, no reload) = {len(trip)} requests, {sent} bytes up, {got} bytes down;"
               f" POST to first byte {server_ms:.1f} ms (werkzeug dev server); also seen: {', '.join(others)} (cached or the live preview)")
         browser.close()
 
