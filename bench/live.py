@@ -71,11 +71,12 @@ class Conn:
         return status, got, data, len(raw), len(head) + len(data)
 
 
-def browser_headers(referer_path: str, cookie: str, csrf: str) -> dict:
-    """The headers Chromium sends with an htmx poll from the viewer page: a GET carries no CSRF token."""
+def browser_headers(referer_path: str, cookie: str, csrf: str | None) -> dict:
+    """The headers Chromium sends with the viewer page's poll: no CSRF token on a GET, and no HX-Current-URL or
+    HX-Trigger (static/offline.js drops them); no cookie, as a viewer's page makes no session."""
     return {"User-Agent": UA, "Accept": "*/*", "Accept-Encoding": "gzip, deflate, br, zstd",
-            "Accept-Language": LANGUAGE, "HX-Request": "true", "HX-Trigger": "live",
-            "HX-Current-URL": f"http://127.0.0.1{referer_path}", "Cookie": cookie,
+            "Accept-Language": LANGUAGE, "HX-Request": "true", "Referer": f"http://127.0.0.1{referer_path}",
+            **({"Cookie": cookie} if cookie else {}),
             "sec-ch-ua": '"Chromium";v="131", "Not_A Brand";v="24"', "sec-ch-ua-mobile": "?1",
             "sec-ch-ua-platform": '"Android"', "Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors",
             "Sec-Fetch-Dest": "empty"}
@@ -93,7 +94,8 @@ async def open_page(conn: Conn, path: str):
     assert status == 200, (path, status)
     page = body.decode()
     cookie = headers.get("set-cookie", "").split(";", 1)[0]
-    csrf = re.search(r'<meta name="csrf-token" content="([^"]+)"', page).group(1)
+    found = re.search(r'<meta name="csrf-token" content="([^"]+)"', page)
+    csrf = found.group(1) if found else None  # a viewer's page has none (it makes no session)
     etag = re.search(r'"If-None-Match": "\\"([^"\\]+)\\""', page).group(1)
     return cookie, csrf, f'"{etag}"', page
 
