@@ -125,11 +125,16 @@
   // A hand saved through htmx (its answer names the new version): show the line saying it, with Undo, as the
   // page did when a Save reloaded it.
   document.body.addEventListener("htmx:afterSettle", function (e) {
-    // A poll in flight while this phone saved brings the same new row as the Save's answer: keep one.
-    var seen = {};
-    document.querySelectorAll("#hands .hand-list > li[id]").forEach(function (li) {
-      if (seen[li.id]) { li.remove(); } else { seen[li.id] = true; }
+    // A poll in flight while this phone saved brings the same new row as the Save's answer: keep one, and keep
+    // the list newest first (a late answer puts its rows on top, even older ones).
+    var seen = {}, list = document.querySelector("#hands .hand-list"), rows = [];
+    document.querySelectorAll("#hands .hand-list > li[id^='hand-']").forEach(function (li) {
+      if (seen[li.id]) { li.remove(); } else { seen[li.id] = true; rows.push(li); }
     });
+    var number = function (li) { return +li.id.slice(5); };
+    if (list && rows.some(function (li, k) { return k > 0 && number(li) > number(rows[k - 1]); })) {
+      rows.sort(function (a, b) { return number(b) - number(a); }).forEach(function (li) { list.appendChild(li); });
+    }
     var xhr = e.detail.xhr, said = document.getElementById("said");
     if (said && e.detail.elt && e.detail.elt.id === "hand-form" && xhr && xhr.status === 200 &&
         xhr.getResponseHeader("ETag")) {

@@ -119,3 +119,19 @@ def test_after_a_save_the_form_is_ready_for_the_next_hand(page, live_server):
     page.locator("button.save").click()
     expect(page.locator(".saved")).to_contain_text("Hand 2 saved", timeout=WAIT)
     expect(page.locator("#hands .hand-list > li")).to_have_count(2)
+
+
+def test_the_hand_list_stays_newest_first_when_answers_cross(page, live_server):
+    """A poll answered before this phone's Save but arriving after it puts an older row on top (and a copy of one
+    already shown): after the swap the list is put back newest first, each hand once."""
+    open_table(page, live_server, "troccas", ["Anna", "Ben", "Cla", "Zoë"])
+    for points in ("40", "30"):
+        page.fill("input[name=points]", points)
+        page.locator("button.save").click()
+        expect(page.locator("#hands .hand-list > li")).to_have_count(1 if points == "40" else 2, timeout=WAIT)
+    page.evaluate("""() => {
+      const list = document.querySelector('#hands .hand-list');
+      list.prepend(document.getElementById('hand-1').cloneNode(true));  // the late answer's copy, on top
+      document.body.dispatchEvent(new CustomEvent('htmx:afterSettle', {detail: {elt: document.body}, bubbles: true}));
+    }""")
+    assert page.eval_on_selector_all("#hands .hand-list > li", "rows => rows.map(r => r.id)") == ["hand-2", "hand-1"]
