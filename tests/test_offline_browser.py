@@ -128,6 +128,8 @@ def test_a_table_opens_offline_takes_three_hands_and_an_edit_and_sends_them_when
     expect(anna.locator("#waiting li").first).to_contain_text("Waiting to send")
     expect(anna.locator("#waiting li").nth(1)).to_contain_text("50")
     anna.goto(table + "/hands/1")  # fix hand 1 offline, on its kept edit page
+    # the page's scripts are running (their banner is up) before the tap: a tap before would post the form natively
+    expect(anna.locator("#net")).to_contain_text("Offline", timeout=WAIT)
     anna.fill("input[name=points]", "45")
     anna.get_by_role("button", name="Save changes").click()
     expect(anna.locator("#waiting li")).to_have_count(4, timeout=WAIT)
