@@ -68,6 +68,15 @@ def load(table_id: str):
     return table, get_game(table.game)
 
 
+def load_hand(table_id: str, number: int):
+    """Return the table, its game and one of its live hands, or the friendly 404 that says the hand is gone."""
+    table, game = load(table_id)
+    try:
+        return table, game, store.get_hand(table.id, number)
+    except store.NotFound:
+        live.hand_gone(number)
+
+
 @bp.get("/tables/new")
 def choose_game():
     return render_template("table_games.html", games=all_games().values())
@@ -247,11 +256,7 @@ def counted(form, game, table, aid) -> dict | None:
 
 @bp.route(f"/t/<table_id>/hands/{HAND}", methods=["GET", "POST"])
 def edit(table_id, number):
-    table, game = load(table_id)
-    try:
-        hand = store.get_hand(table.id, number)
-    except store.NotFound:
-        live.hand_gone(number)
+    table, game, hand = load_hand(table_id, number)
     table = board.played_under(table, hand)  # an old hand is fixed with the players, stake and rules it had
     message = preview = engine_error = None
     aid = count_aid.start(game, table, request.form)
@@ -326,14 +331,10 @@ def settle_up(table_id):
 HISTORY_PAGE = 50
 
 
-@bp.get("/t/<table_id>/hands/<hand:number>/how")
+@bp.get(f"/t/<table_id>/hands/{HAND}/how")
 def how(table_id, number):
     """Say how one hand was scored, step by step (a hand row's "How", opened): the engine's working."""
-    table, _game = load(table_id)
-    try:
-        hand = store.get_hand(table.id, number)
-    except store.NotFound:
-        live.hand_gone(number)
+    table, _game, hand = load_hand(table_id, number)
     try:
         lines = board.render_lines(board.score(board.played_under(table, hand), hand.facts).explanation)
     except ScoreError as e:
