@@ -63,12 +63,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf = CSRFProtect(app)
 
     from . import store
-    from .web import api, counting, exports, limits, live, pwa, rules, site, table_setup, tables
+    from .web import (api, counting, exports, limits, live, precompressed, pwa, rules, site, table_setup,
+                      tables)
     store.init_app(app)
     csrf.exempt(api.bp)
     for blueprint in (api.bp, counting.bp, rules.bp, tables.bp, table_setup.bp, exports.bp, live.bp, pwa.bp):
         app.register_blueprint(blueprint)
     site.install(app)
+    precompressed.install(app)
     limits.install(app)
     return app
 

@@ -21,6 +21,8 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 
+from . import precompressed
+
 bp = Blueprint("pwa", __name__)
 
 YEAR = 60 * 60 * 24 * 365
@@ -95,10 +97,10 @@ def sw_source() -> str:
 def service_worker():
     b = build()
     body = sw_source().replace("var BUILD = {};", f"var BUILD = {json.dumps(b)};", 1)
-    response = Response(body, mimetype="text/javascript")
-    response.set_etag(b["version"])
+    # compressed once per version (web/precompressed.py), its ETag the version and the encoding
+    response = precompressed.answer("/sw.js", b["version"], body.encode, "text/javascript")
     response.headers["Cache-Control"] = "no-cache"  # each update check asks; an unchanged worker is a 304
-    return response.make_conditional(request)
+    return response
 
 
 @bp.get("/manifest.webmanifest")

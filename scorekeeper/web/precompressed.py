@@ -1,0 +1,76 @@
+"""Static files compressed once, at brotli's best, and kept in memory.
+
+Flask-Compress compresses every other answer on the fly, at a level cheap enough for each request
+(COMPRESS_BR_LEVEL). A script or a style sheet is the same bytes until its content changes, so it is
+compressed once, on its first request, at brotli's best (quality 11: htmx is 14.9 KB, where Flask-Compress
+sent Chromium 17.5 KB of zstd at level 3) and at gzip's best for a browser without brotli, and kept under
+its content digest (the `?v=` its URLs carry, web/pwa.py): a changed file is compressed again under its
+new digest, and only the newest version of each file is kept. The answer says `Vary: Accept-Encoding`;
+its ETag names the digest and the encoding, so a revalidation of the no-cache, unhashed URL is a 304.
+
+The service worker (/sw.js, web/pwa.py) is answered the same way, kept per version.
+"""
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import brotli
+from flask import Flask, Response, current_app, request
+from werkzeug.security import safe_join
+
+# What is compressed (Flask-Compress's list in scorekeeper/__init__.py, for the files static/ holds); the
+# rest (the PNG icons) is served as Flask serves it.
+TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
+_kept: dict[str, tuple[str, dict[str, bytes]]] = {}  # name -> (version, {encoding: body})
+
+
+def encodings(data: bytes) -> dict[str, bytes]:
+    """Return the body as sent for each encoding: brotli and gzip at their best, and as is."""
+    return {"br": brotli.compress(data, quality=11), "gzip": gzip.compress(data, 9, mtime=0), "identity": data}
+
+
+def kept(name: str, version: str, read) -> dict[str, bytes]:
+    """Return the bodies of `name` at `version`, compressing read()'s bytes when that isn't the kept one."""
+    found = _kept.get(name)
+    if found is None or found[0] != version:
+        found = (version, encodings(read()))
+        _kept[name] = found  # a race compresses twice and keeps either: both are this version
+    return found[1]
+
+
+def choose() -> str:
+    """The best encoding the request accepts: brotli, else gzip, else none."""
+    accepted = request.accept_encodings
+    for encoding in ("br", "gzip"):
+        if accepted[encoding]:  # its quality; 0 when absent or refused (q=0)
+            return encoding
+    return "identity"
+
+
+def answer(name: str, version: str, read, mimetype: str) -> Response:
+    """Answer with `name` at `version` (read() gives its bytes) in the encoding the request accepts, or a 304."""
+    bodies = kept(name, version, read)
+    encoding = choose()
+    response = Response(bodies[encoding], mimetype=mimetype)
+    if encoding != "identity":
+        response.headers["Content-Encoding"] = encoding
+    response.headers["Vary"] = "Accept-Encoding"
+    response.set_etag(f"{version}-{encoding}")
+    return response.make_conditional(request)
+
+
+def install(app: Flask) -> None:
+    """Serve static/'s scripts and style sheets from the kept, compressed copies."""
+    plain = app.view_functions["static"]
+
+    def static(filename: str):
+        from . import pwa
+        mimetype = TYPES.get(Path(filename).suffix)
+        path = safe_join(current_app.static_folder, filename) if mimetype else None
+        version = pwa.digest(filename) if path and Path(path).is_file() else None
+        if version is None:  # not a script or a style sheet, or no such file
+            return plain(filename=filename)
+        return answer(path, version, Path(path).read_bytes, mimetype)
+
+    app.view_functions["static"] = static
