@@ -98,3 +98,13 @@ def test_other_static_files_and_wrong_paths_are_served_as_before(client):
     for path in ("/static/missing.js", "/static/../pyproject.toml", "/static/..%2f..%2fpyproject.toml",
                  "/static/vendor", "/static/icons/../../scorekeeper/__init__.py"):
         assert get(client, path)[0].status_code == 404, path
+
+
+def test_pages_are_compressed_per_answer_at_brotli_5(client):
+    r = client.post("/tables/new/troccas", data={"players-0": "Anna", "players-1": "Ben", "players-2": "Cla",
+                                                "players-3": "Zoë", "first_dealer": "0", "stake": "0.05",
+                                                "currency": "CHF"})
+    r, data = get(client, r.headers["Location"])
+    assert r.headers["Content-Encoding"] == "br"
+    page = brotli.decompress(data)
+    assert b'id="hand-form"' in page and len(data) == len(brotli.compress(page, quality=5))
