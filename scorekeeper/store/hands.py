@@ -16,12 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..engine.seating import next_dealer
 from .db import engine, is_key, now, writing
-from .schema import Change, Full, Hand, Moved, NotFound, Stale, TableInfo, changes, hands, tables
-
-def _table(row) -> TableInfo:
-    return TableInfo(row.id, row.game, tuple(row.players), dict(row.rules), row.stake, row.currency,
-                     row.first_dealer, row.version, row.created_at)
-
+from .schema import Change, Full, Hand, Moved, NotFound, Stale, TableInfo, changes, hands, table_info, tables
 
 def create_table(game: str, players: list[str], rules: dict, stake: int, currency: str,
                  first_dealer: int, table_id: str | None = None, created_at: datetime | None = None) -> TableInfo:
@@ -42,7 +37,7 @@ def get_table(table_id: str) -> TableInfo:
         row = conn.execute(select(tables).where(tables.c.id == table_id)).first()
     if row is None:
         raise NotFound(table_id)
-    return _table(row)
+    return table_info(row)
 
 
 def _bump(conn, table_id: str) -> int:
@@ -135,15 +130,22 @@ def add_hand(table_id: str, facts: dict, token: str | None = None, limit: int | 
     if the table changed since, Moved is raised and nothing is saved (per-player fields are by seat).
     """
     def write(conn):
-        _bump(conn, table_id)  # the table's row is locked from here: two saves can't both pass the limit
-        if made_for is not None and fingerprint(_setup(conn, table_id)) != made_for:
+        # the table's row, locked from here (two saves can't both pass the limit), its version moved on
+        table = conn.execute(select(tables.c.version, tables.c.players, tables.c.first_dealer, tables.c.stake,
+                                    tables.c.rules).where(tables.c.id == table_id).with_for_update()).first()
+        if table is None:
+            raise NotFound(table_id)
+        conn.execute(update(tables).where(tables.c.id == table_id).values(version=table.version + 1))
+        setup = {"players": list(table.players), "stake": table.stake, "rules": dict(table.rules)}
+        if made_for is not None and fingerprint(setup) != made_for:
             raise Moved(None)
-        if limit is not None and count_hands(table_id, conn) >= limit:
+        live, last_number = conn.execute(select(func.count(hands.c.facts), func.max(hands.c.number))
+                                         .where(hands.c.table_id == table_id)).first()
+        if limit is not None and live >= limit:
             raise Full(limit)
-        number = (conn.execute(select(func.max(hands.c.number)).where(hands.c.table_id == table_id)).scalar() or 0) + 1
-        dealer = _next_dealer(conn, table_id)
-        setup = _setup(conn, table_id)  # what is in force now stays this hand's, whatever the table does later
-        t = now()
+        number = (last_number or 0) + 1
+        dealer = _next_dealer(conn, table_id, table)
+        t = now()  # the setup in force now stays this hand's, whatever the table does later
         hand_id = conn.execute(insert(hands).values(table_id=table_id, number=number, facts=facts, version=1,
                                                     created_at=t, updated_at=t, dealer=dealer, setup=setup)
                                ).inserted_primary_key[0]
@@ -152,19 +154,14 @@ def add_hand(table_id: str, facts: dict, token: str | None = None, limit: int | 
     return _once(token, write)
 
 
-def _next_dealer(conn, table_id: str) -> str:
-    table = conn.execute(select(tables.c.players, tables.c.first_dealer).where(tables.c.id == table_id)).first()
+def _next_dealer(conn, table_id: str, table) -> str:
+    """Return who deals the next hand at the table (`table`: its players and first dealer)."""
     last = conn.execute(select(hands.c.dealer, hands.c.setup).where(hands.c.table_id == table_id,
                                                                     hands.c.facts.is_not(None))
                         .order_by(hands.c.number.desc()).limit(1)).first()
     if last is None:
         return next_dealer(table.players, table.first_dealer, None)
     return next_dealer(table.players, table.first_dealer, last.dealer, (last.setup or {}).get("players"))
-
-
-def _setup(conn, table_id: str) -> dict:
-    row = conn.execute(select(tables.c.players, tables.c.stake, tables.c.rules).where(tables.c.id == table_id)).first()
-    return {"players": list(row.players), "stake": row.stake, "rules": dict(row.rules)}
 
 
 def edit_hand(table_id: str, number: int, facts: dict | None, token: str | None = None,

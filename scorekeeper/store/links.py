@@ -7,22 +7,24 @@ from __future__ import annotations
 
 import secrets
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import String, insert, literal, select, union_all, update
 
 from .db import engine, is_key, now, writing
-from .schema import CREATOR, SCORER, VIEWER, Access, NotFound, links, tables
+from .schema import CREATOR, SCORER, VIEWER, Access, NotFound, links, table_info, tables
 
 def find_link(key: str) -> Access | None:
     """Return what a URL key opens (a share link or a table's own id), or None."""
     if not is_key(key):
         return None
+    # one statement for both kinds of key, with the table's row (the view needs it next)
+    shared = (select(tables, links.c.role, links.c.active).join_from(links, tables, links.c.table_id == tables.c.id)
+              .where(links.c.key == key))
+    own = select(tables, literal(CREATOR, String).label("role"), literal(True).label("active")).where(tables.c.id == key)
     with engine().connect() as conn:
-        row = conn.execute(select(links.c.table_id, links.c.role, links.c.active).where(links.c.key == key)).first()
-        if row is not None:
-            return Access(row.table_id, row.role, row.active)
-        if conn.execute(select(tables.c.id).where(tables.c.id == key)).first() is not None:
-            return Access(key, CREATOR, True)
-    return None
+        row = conn.execute(union_all(shared, own)).first()  # a key is one or the other: never two rows
+    if row is None:
+        return None
+    return Access(row.id, row.role, row.active, table_info(row))
 
 
 def table_version(table_id: str) -> int:

@@ -4,7 +4,7 @@ Changing a table here needs an Alembic migration in migrations/versions.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import (JSON, Boolean, Column, DateTime, ForeignKey, Integer, MetaData, String, Table,
@@ -135,3 +135,10 @@ class Access:
     table_id: str
     role: str
     active: bool
+    table: "TableInfo | None" = field(default=None, compare=False)  # the table as the key was looked up
+
+
+def table_info(row) -> TableInfo:
+    """Return a table's row (or a row holding the tables columns) as the TableInfo the rest of the app uses."""
+    return TableInfo(row.id, row.game, tuple(row.players), dict(row.rules), row.stake, row.currency,
+                     row.first_dealer, row.version, row.created_at)

@@ -66,6 +66,7 @@ def resolve_key(endpoint, values):
     if endpoint in CREATOR_ONLY and access.role != store.CREATOR:
         refuse(_("Only the phone that opened this table can do that. Nothing was changed."))
     g.table_key, g.table_id, g.table_role = key, access.table_id, access.role
+    g.table = access.table  # read with the key: the view's load() needn't read it again
     values["table_id"] = access.table_id
 
 
@@ -133,9 +134,15 @@ def helpers():
 
 def load(table_id):
     try:
-        return store.get_table(table_id)
+        return table_of(table_id)
     except store.NotFound:
         abort(404)
+
+
+def table_of(table_id: str):
+    """Return the table, as read with this request's key if it is that table, else from the store."""
+    table = g.get("table")
+    return table if table is not None and table.id == table_id else store.get_table(table_id)
 
 
 def scoreboard(table) -> dict:
@@ -174,7 +181,7 @@ def only_added(table, b, shown: int | None) -> int | None:
     """
     if shown is None or b.pending:
         return None
-    now_at, added = store.added_since(table.id, shown)
+    now_at, added = board.added_since(table.id, shown, table.version)
     rows = b.rows
     if (not added or now_at != table.version or len(rows) <= len(added)
             or [r.hand.number for r in rows[-len(added):]] != added or any(r.changes for r in rows[-len(added):])):

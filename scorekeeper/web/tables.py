@@ -62,7 +62,7 @@ def deck_for(table) -> list[dict]:
 def load(table_id: str):
     """Return the table and its game, or a friendly 404."""
     try:
-        table = store.get_table(table_id)
+        table = live.table_of(table_id)
     except store.NotFound:
         abort(404)
     return table, get_game(table.game)
@@ -156,7 +156,7 @@ def saved(table_id, game, number: int, aid_used: bool):
     form = next_form(table, game, b)
     response = make_response(render_template(
         "_saved.html", table=table, game=game, b=b, form=form, number=None, send_form=aid_used,
-        aid=count_aid.start(game, table, MultiDict()), last=store.last_change(table.id),
+        aid=count_aid.start(game, table, MultiDict()) if aid_used else None, last=store.last_change(table.id),
         said=said_line, added=added, preview=None, engine_error=None))
     if not aid_used:
         # the phone resets its own form to the next hand's values (static/tables.js): not resent, ~0.8 KB less
