@@ -254,6 +254,19 @@ ROWS_KEPT = 20_000  # hands kept in boards per app process, all tables together 
 _KEEPING = threading.Lock()
 
 
+def added_since(table_id: str, since: int, now_at: int):
+    """Return store.added_since(table_id, since), read once per request for a table at version `now_at`
+    (building the board and answering a Save ask the same; a read before this request's own write is
+    another key, as it saw another version)."""
+    from flask import g
+    from .. import store
+    memo = g.setdefault("_added_since", {})
+    key = (table_id, since, now_at)
+    if key not in memo:
+        memo[key] = store.added_since(table_id, since)
+    return memo[key]
+
+
 def current(table) -> Board:
     """Return the board the table page and every watcher show, built once per version of the table.
 
@@ -273,7 +286,7 @@ def current(table) -> Board:
     b = None
     if found is not None and found[0] < version:
         # hands only added since the kept board (the changes log says so): score just those onto it
-        now_at, added = store.added_since(table.id, found[0])
+        now_at, added = added_since(table.id, found[0], version)
         if added and now_at == version and found[1].rows:
             new = store.hands_after(table.id, found[1].rows[-1].hand.number)
             b = extend(found[1], table, new) if [h.number for h in new] == added else None

@@ -6,15 +6,17 @@ count fills them, so the preview (which does the same) says what Save records.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from flask_babel import gettext as _
 
 from ..engine.cards import parse_pile
 from ..engine.errors import ScoreError
-from ..engine.games import CLASSES, cards_for_classes, class_sizes, count_pile, resolve_rules
+from ..engine.games import CLASSES, cards_for_classes, class_sizes, count_pile, get_game, resolve_rules
 from ..engine.naming import class_label
-from .l10n import points, say
+from .l10n import locale, points, say
 from . import hand_form
 from .counting import group_size
 
@@ -85,11 +87,18 @@ def add_group(form, game, table, aid: Aid, remove: str = "") -> None:
 
 def rows(game, table, formdata) -> list[dict]:
     """Return the classes a pile is counted by, in this game's words, with what was given."""
-    rules = resolve_rules(game, table.rules)
-    sizes = class_sizes(game, rules)
-    return [dict(name=c, label=say(class_label(game, c, rules)), size=sizes[c],
-                 segmented=sizes[c] <= SEGMENTED, value=(formdata.get("c_" + c) or "").strip())
-            for c in CLASSES if sizes[c]]
+    return [dict(row, value=(formdata.get("c_" + row["name"]) or "").strip())
+            for row in _classes(game.id, json.dumps(table.rules, sort_keys=True), str(locale()))]
+
+
+@lru_cache(maxsize=256)
+def _classes(game_id: str, rules: str, language: str) -> tuple:
+    """Return a game's classes under some house rules, in one language: worked out once (every form shows them)."""
+    game = get_game(game_id)
+    resolved = resolve_rules(game, json.loads(rules))
+    sizes = class_sizes(game, resolved)
+    return tuple(dict(name=c, label=say(class_label(game, c, resolved)), size=sizes[c], segmented=sizes[c] <= SEGMENTED)
+                 for c in CLASSES if sizes[c])
 
 
 def wanted(formdata) -> bool:

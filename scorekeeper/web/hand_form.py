@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+import threading
+from collections import OrderedDict
 
 from flask_babel import gettext
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectMultipleField, StringField, widgets
 
 from ..engine.entry import EntryError, Group, Number, PerSeat, Pick, Ticks, active
-from .l10n import points, say
+from .l10n import locale, points, say
 from ..engine.games import resolve_rules
 from ..engine.text import Line, line
 
@@ -30,6 +32,10 @@ class HandForm(FlaskForm):
     version = HiddenField()
     setup = HiddenField()  # the table's setup the seats were numbered for (store.fingerprint)
     count_of = RadioField(choices=[], validate_choice=False)
+
+    class Meta:
+        def get_translations(self, form):
+            return None  # no WTForms validator runs on it: every message is ours (read, fail), in the player's words
 
 
 class Checkboxes(SelectMultipleField):
@@ -71,12 +77,36 @@ def _wtfield(f):
     return StringField()
 
 
+_CLASSES: OrderedDict = OrderedDict()  # the form classes made, newest last (a few hundred at most)
+_MAKING = threading.Lock()
+
+
+def _form_class(game_id: str, players: tuple, entry, language: str):
+    """Return the WTForms class for one declaration, made once per players, declaration and language.
+
+    The key is the declaration's repr (its dataclasses say every field, label, choice and default; a
+    Count's `sets` is a dict, so it can't be hashed itself).
+    """
+    key = (game_id, players, repr(entry), language)
+    with _MAKING:
+        cls = _CLASSES.get(key)
+        if cls is not None:
+            _CLASSES.move_to_end(key)
+            return cls
+    attrs = {name: _wtfield(decl) for f, _groups in entry.walk() for name, decl, _p in expand(f, players)}
+    cls = type(f"HandForm_{game_id}", (HandForm,), attrs)
+    with _MAKING:
+        _CLASSES[key] = cls
+        while len(_CLASSES) > 256:
+            _CLASSES.popitem(last=False)
+    return cls
+
+
 def _make(game, table, last, formdata=None):
     players = list(table.players)
     rules = resolve_rules(game, table.rules)
     entry = game.entry(players, rules, last)
-    attrs = {name: _wtfield(decl) for f, _groups in entry.walk() for name, decl, _p in expand(f, players)}
-    cls = type(f"HandForm_{game.id}", (HandForm,), attrs)
+    cls = _form_class(game.id, tuple(players), entry, str(locale()))
     form = cls(formdata=formdata)  # never the request's own: a new form after a Save starts from the defaults
     form.game, form.entry, form.players, form.rules = game, entry, players, rules
     form.count_of.choices = [(c.target, say(c.label)) for c in entry.counts]
