@@ -11,12 +11,28 @@ import json
 import secrets
 from datetime import datetime
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..engine.seating import next_dealer
 from .db import engine, is_key, now, writing
 from .schema import Change, Full, Hand, Moved, NotFound, Stale, TableInfo, changes, hands, table_info, tables
+
+# the statements a save and a poll run, built once (building one costs more than running it on SQLite)
+_TABLE_ID = bindparam("table_id")
+_TABLE = select(tables).where(tables.c.id == _TABLE_ID)
+_VERSION = select(tables.c.version).where(tables.c.id == _TABLE_ID)
+_TABLE_LOCKED = (select(tables.c.version, tables.c.players, tables.c.first_dealer, tables.c.stake, tables.c.rules)
+                 .where(tables.c.id == _TABLE_ID).with_for_update())
+_SET_VERSION = update(tables).where(tables.c.id == _TABLE_ID).values(version=bindparam("version"))
+_COUNT_AND_LAST = select(func.count(hands.c.facts), func.max(hands.c.number)).where(hands.c.table_id == _TABLE_ID)
+_LAST_DEALER = (select(hands.c.dealer, hands.c.setup).where(hands.c.table_id == _TABLE_ID, hands.c.facts.is_not(None))
+                .order_by(hands.c.number.desc()).limit(1))
+_LATEST_CHANGES = (select(changes.c.kind, changes.c.undone, *hands.c).outerjoin(hands, hands.c.id == changes.c.hand_id)
+                   .where(changes.c.table_id == bindparam("table_id")).order_by(changes.c.id.desc())
+                   .limit(bindparam("n")))
+_INSERT_HAND, _INSERT_CHANGE = insert(hands), insert(changes)
+
 
 def create_table(game: str, players: list[str], rules: dict, stake: int, currency: str,
                  first_dealer: int, table_id: str | None = None, created_at: datetime | None = None) -> TableInfo:
@@ -34,7 +50,7 @@ def get_table(table_id: str) -> TableInfo:
     if not is_key(table_id):
         raise NotFound(table_id)
     with engine().connect() as conn:
-        row = conn.execute(select(tables).where(tables.c.id == table_id)).first()
+        row = conn.execute(_TABLE, {"table_id": table_id}).first()
     if row is None:
         raise NotFound(table_id)
     return table_info(row)
@@ -61,14 +77,6 @@ def list_hands(table_id: str) -> list[Hand]:
         rows = conn.execute(select(hands).where(hands.c.table_id == table_id, hands.c.facts.is_not(None))
                             .order_by(hands.c.number)).all()
     return [_hand(r) for r in rows if r.facts is not None]
-
-
-def hands_after(table_id: str, number: int) -> list[Hand]:
-    """Return the table's live hands numbered above `number`, in order of play (the ones just added)."""
-    with engine().connect() as conn:
-        rows = conn.execute(select(hands).where(hands.c.table_id == table_id, hands.c.number > number,
-                                                hands.c.facts.is_not(None)).order_by(hands.c.number)).all()
-    return [_hand(r) for r in rows]
 
 
 def count_hands(table_id: str, conn=None) -> int:
@@ -131,23 +139,21 @@ def add_hand(table_id: str, facts: dict, token: str | None = None, limit: int | 
     """
     def write(conn):
         # the table's row, locked from here (two saves can't both pass the limit), its version moved on
-        table = conn.execute(select(tables.c.version, tables.c.players, tables.c.first_dealer, tables.c.stake,
-                                    tables.c.rules).where(tables.c.id == table_id).with_for_update()).first()
+        table = conn.execute(_TABLE_LOCKED, {"table_id": table_id}).first()
         if table is None:
             raise NotFound(table_id)
-        conn.execute(update(tables).where(tables.c.id == table_id).values(version=table.version + 1))
+        conn.execute(_SET_VERSION, {"table_id": table_id, "version": table.version + 1})
         setup = {"players": list(table.players), "stake": table.stake, "rules": dict(table.rules)}
         if made_for is not None and fingerprint(setup) != made_for:
             raise Moved(None)
-        live, last_number = conn.execute(select(func.count(hands.c.facts), func.max(hands.c.number))
-                                         .where(hands.c.table_id == table_id)).first()
+        live, last_number = conn.execute(_COUNT_AND_LAST, {"table_id": table_id}).first()
         if limit is not None and live >= limit:
             raise Full(limit)
         number = (last_number or 0) + 1
         dealer = _next_dealer(conn, table_id, table)
         t = now()  # the setup in force now stays this hand's, whatever the table does later
-        hand_id = conn.execute(insert(hands).values(table_id=table_id, number=number, facts=facts, version=1,
-                                                    created_at=t, updated_at=t, dealer=dealer, setup=setup)
+        hand_id = conn.execute(_INSERT_HAND, dict(table_id=table_id, number=number, facts=facts, version=1,
+                                                  created_at=t, updated_at=t, dealer=dealer, setup=setup)
                                ).inserted_primary_key[0]
         _log(conn, table_id, hand_id, "add", None, facts, token)
         return Hand(hand_id, number, facts, 1, t, t, dealer, setup)
@@ -156,9 +162,7 @@ def add_hand(table_id: str, facts: dict, token: str | None = None, limit: int | 
 
 def _next_dealer(conn, table_id: str, table) -> str:
     """Return who deals the next hand at the table (`table`: its players and first dealer)."""
-    last = conn.execute(select(hands.c.dealer, hands.c.setup).where(hands.c.table_id == table_id,
-                                                                    hands.c.facts.is_not(None))
-                        .order_by(hands.c.number.desc()).limit(1)).first()
+    last = conn.execute(_LAST_DEALER, {"table_id": table_id}).first()
     if last is None:
         return next_dealer(table.players, table.first_dealer, None)
     return next_dealer(table.players, table.first_dealer, last.dealer, (last.setup or {}).get("players"))
@@ -189,10 +193,10 @@ def delete_hand(table_id: str, number: int, token: str | None = None, version: i
     return edit_hand(table_id, number, None, token, version)
 
 
-def added_since(table_id: str, version: int, most: int = 10) -> tuple[int | None, list[int] | None]:
-    """Return (the table's version, the numbers of the hands added since `version`, oldest first).
+def added_since(table_id: str, version: int, most: int = 10) -> tuple[int | None, list[Hand] | None]:
+    """Return (the table's version, the hands added since `version`, oldest first).
 
-    The numbers are None unless adding at most `most` hands is all that happened since: every change
+    The hands are None unless adding at most `most` hands is all that happened since: every change
     moves the version on by one and logs one change, in one transaction, so the last (version now −
     `version`) changes are those since. An edit, a delete, an undo or a change of the table among them,
     or fewer logged changes than that (an imported table), gives None: the caller sends everything.
@@ -200,28 +204,25 @@ def added_since(table_id: str, version: int, most: int = 10) -> tuple[int | None
     table is gone.
     """
     with engine().connect() as conn:
-        now_at = conn.execute(select(tables.c.version).where(tables.c.id == table_id)).scalar()
+        now_at = conn.execute(_VERSION, {"table_id": table_id}).scalar()
         n = (now_at or 0) - version
         if now_at is None or n <= 0 or n > most:
             return now_at, None
-        rows = conn.execute(select(changes.c.kind, changes.c.undone, hands.c.number)
-                            .outerjoin(hands, hands.c.id == changes.c.hand_id)
-                            .where(changes.c.table_id == table_id).order_by(changes.c.id.desc()).limit(n)).all()
-    if len(rows) < n or any(r.kind != "add" or r.undone or r.number is None for r in rows):
+        rows = conn.execute(_LATEST_CHANGES, {"table_id": table_id, "n": n}).all()
+    if len(rows) < n or any(r.kind != "add" or r.undone or r.number is None or r.facts is None for r in rows):
         return now_at, None
-    return now_at, [r.number for r in reversed(rows)]
+    return now_at, [_hand(r) for r in reversed(rows)]
 
 
 def _log(conn, table_id, hand_id, kind, before, after, token):
-    conn.execute(insert(changes).values(table_id=table_id, hand_id=hand_id, kind=kind, before=before,
-                                        after=after, token=token if is_key(token) else None,
-                                        undone=False, created_at=now()))
+    conn.execute(_INSERT_CHANGE, dict(table_id=table_id, hand_id=hand_id, kind=kind, before=before, after=after,
+                                      token=token if is_key(token) else None, undone=False, created_at=now()))
 
 
 def last_change(table_id: str) -> Change | None:
     """Return the most recent change that undo would revert, if any."""
     with engine().connect() as conn:
-        row = conn.execute(_undoable(table_id)).first()
+        row = conn.execute(_UNDOABLE, {"table_id": table_id}).first()
     return Change(row.id, row.number, row.kind, row.created_at) if row is not None else None
 
 
@@ -231,6 +232,9 @@ def _undoable(table_id):
             .outerjoin(hands, hands.c.id == changes.c.hand_id)
             .where(changes.c.table_id == table_id, changes.c.undone.is_(False), changes.c.kind != "undo")
             .order_by(changes.c.id.desc()).limit(1))
+
+
+_UNDOABLE = _undoable(_TABLE_ID)
 
 
 def undo(table_id: str, token: str | None = None, rename=None, expected: int | None = None) -> Change | None:

@@ -7,21 +7,25 @@ from __future__ import annotations
 
 import secrets
 
-from sqlalchemy import String, insert, literal, select, union_all, update
+from sqlalchemy import String, bindparam, insert, literal, select, union_all, update
 
 from .db import engine, is_key, now, writing
 from .schema import CREATOR, SCORER, VIEWER, Access, NotFound, links, table_info, tables
+
+# one statement for both kinds of key, with the table's row (the view needs it next); built once
+_KEY = union_all(
+    select(tables, links.c.role, links.c.active).join_from(links, tables, links.c.table_id == tables.c.id)
+    .where(links.c.key == bindparam("key")),
+    select(tables, literal(CREATOR, String).label("role"), literal(True).label("active"))
+    .where(tables.c.id == bindparam("key")))
+
 
 def find_link(key: str) -> Access | None:
     """Return what a URL key opens (a share link or a table's own id), or None."""
     if not is_key(key):
         return None
-    # one statement for both kinds of key, with the table's row (the view needs it next)
-    shared = (select(tables, links.c.role, links.c.active).join_from(links, tables, links.c.table_id == tables.c.id)
-              .where(links.c.key == key))
-    own = select(tables, literal(CREATOR, String).label("role"), literal(True).label("active")).where(tables.c.id == key)
     with engine().connect() as conn:
-        row = conn.execute(union_all(shared, own)).first()  # a key is one or the other: never two rows
+        row = conn.execute(_KEY, {"key": key}).first()  # a key is one or the other: never two rows
     if row is None:
         return None
     return Access(row.id, row.role, row.active, table_info(row))

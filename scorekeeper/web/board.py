@@ -287,9 +287,8 @@ def current(table) -> Board:
     if found is not None and found[0] < version:
         # hands only added since the kept board (the changes log says so): score just those onto it
         now_at, added = added_since(table.id, found[0], version)
-        if added and now_at == version and found[1].rows:
-            new = store.hands_after(table.id, found[1].rows[-1].hand.number)
-            b = extend(found[1], table, new) if [h.number for h in new] == added else None
+        if added and now_at == version and found[1].rows and added[0].number > found[1].rows[-1].hand.number:
+            b = extend(found[1], table, added)
     if b is None:
         hands = store.list_hands(table.id)
         b = build(table, hands, latest(len(hands)))

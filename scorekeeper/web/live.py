@@ -184,7 +184,8 @@ def only_added(table, b, shown: int | None) -> int | None:
     now_at, added = board.added_since(table.id, shown, table.version)
     rows = b.rows
     if (not added or now_at != table.version or len(rows) <= len(added)
-            or [r.hand.number for r in rows[-len(added):]] != added or any(r.changes for r in rows[-len(added):])):
+            or [r.hand.number for r in rows[-len(added):]] != [h.number for h in added]
+            or any(r.changes for r in rows[-len(added):])):
         return None
     return len(added)
 
