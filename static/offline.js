@@ -55,15 +55,17 @@
     return m ? m[1] : null;
   }
 
-  // A kept page: its forms' tokens are fresh ones (a token is used once), and it says it may be out of date.
-  if (savedAt) {
+  // A kept page: its forms' tokens are fresh ones (a token is used once), and it says it may be out of date;
+  // a kept page the server said is current (304: static/sw.js) renews its tokens too, and is the page as it is.
+  var renewed = document.documentElement.hasAttribute("data-renewed");
+  if (savedAt || renewed) {
     document.querySelectorAll("input[name=token]").forEach(function (i) { i.value = token(); });
   }
   // An edit left half done (the page closed): the waiting hand goes as it was; a change whose sending was cut
   // off waits again (its token: never recorded twice). A refused change posted to be fixed: when this page's
   // hand form holds it (its token) the form has it now; on any other page (an error page) it is refused still.
   var formToken = document.querySelector("#hand-form [name=token]");
-  formToken = formToken && !savedAt ? formToken.value : null;
+  formToken = formToken && !savedAt && !renewed ? formToken.value : null;
   var started = atomic(function () {
     if (load().some(function (c) { return c.state === "editing" || c.state === "fixing" || c.state === "sending"; })) {
       store(load().filter(function (c) {

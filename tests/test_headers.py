@@ -73,6 +73,42 @@ def test_the_board_poll_keeps_its_etag_and_304_with_no_store(client):
     assert again.headers["ETag"] == first.headers["ETag"]
 
 
+def test_an_unchanged_table_page_asked_with_its_tag_is_a_304_and_any_change_makes_a_new_one(app, client):
+    """The table page's tag (web/live.py page_tag) names what it shows this phone: the service worker asks
+    with it (static/sw.js) and an unchanged table costs a 304, never stored (no-store stays)."""
+    url = open_table(client)
+    first = client.get(url)
+    tag = first.headers["ETag"]
+    again = client.get(url, headers={"If-None-Match": tag})
+    assert again.status_code == 304 and again.data == b"" and again.headers["Cache-Control"] == "no-store"
+    assert client.get(url, headers={"If-None-Match": '"something-else"'}).status_code == 200
+
+    # a hand saved: the table's version moved on, so the kept page is stale; the page saying "Hand 1
+    # saved" (a message said once) carries no tag; the one after it a new tag
+    assert client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "40",
+                                             "token": "t1"}).status_code == 303
+    said = client.get(url, headers={"If-None-Match": tag})
+    assert said.status_code == 200 and "Hand 1 saved" in said.get_data(as_text=True) and "ETag" not in said.headers
+    now = client.get(url, headers={"If-None-Match": tag})
+    assert now.status_code == 200 and now.headers["ETag"] not in (tag, None)
+    assert client.get(url, headers={"If-None-Match": now.headers["ETag"]}).status_code == 304
+
+    # another language, another session (another CSRF token in the page): not the page this phone kept
+    assert client.get(url + "?lang=fr", headers={"If-None-Match": now.headers["ETag"]}).status_code == 200
+    other = app.test_client()
+    assert other.get(url, headers={"If-None-Match": now.headers["ETag"]}).status_code == 200
+
+
+def test_a_viewers_unchanged_page_is_a_304_too(client):
+    url = open_table(client)
+    viewer = re.search(r'data-link="viewer">https?://[^/<]+(/v/[^<]+)<', client.get(url + "/share").get_data(as_text=True)).group(1)
+    watcher = client.application.test_client()
+    tag = watcher.get(viewer).headers["ETag"]
+    assert watcher.get(viewer, headers={"If-None-Match": tag}).status_code == 304
+    client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "40", "token": "t1"})
+    assert watcher.get(viewer, headers={"If-None-Match": tag}).status_code == 200
+
+
 def test_public_pages_and_static_files_keep_their_caching(client):
     for path in ("/", "/rules", "/tables/new/troccas"):
         assert "no-store" not in client.get(path).headers.get("Cache-Control", ""), path

@@ -552,3 +552,42 @@ def test_editing_a_waiting_hand_keeps_the_setup_it_was_made_for(phones, live_ser
     expect(anna.locator("#waiting li").first).to_contain_text("33", timeout=WAIT)
     [change] = queue(anna)
     assert "setup=another-setup" not in change["body"]
+
+
+def test_an_unchanged_table_opened_again_costs_a_304_and_its_forms_get_new_tokens(phones, tmp_path):
+    """A phone opening a table it has kept asks with the kept page's tag (static/sw.js): unchanged, the server
+    answers 304 and the kept page shows, its tokens renewed (static/offline.js); once the table changed, the
+    page as it is now comes."""
+    app = create_app({"SECRET_KEY": "s", "DATABASE_URL": f"sqlite:///{tmp_path / 'tag.sqlite'}"})
+    answers, inner = [], app.wsgi_app
+
+    def recording(environ, start_response):
+        def start(status, headers, *rest):
+            answers.append((environ["REQUEST_METHOD"], environ["PATH_INFO"], int(status.split()[0])))
+            return start_response(status, headers, *rest)
+        return inner(environ, start)
+    app.wsgi_app = recording
+    server = serve(app)
+    try:
+        page = phones()
+        table = open_troccas(page, f"http://127.0.0.1:{server.server_port}")
+        under_worker(page)  # opened through the worker: kept, with its tag
+        path = urlsplit(table).path
+        kept_token = page.locator("#hand-form [name=token]").input_value()
+        del answers[:]
+        page.reload()
+        expect(page.locator("html")).to_have_attribute("data-renewed", "", timeout=WAIT)
+        assert ("GET", path, 304) in answers and ("GET", path, 200) not in answers
+        assert page.locator("#hand-form [name=token]").input_value() != kept_token  # never the kept page's own
+        expect(page.locator("#net")).not_to_contain_text("Page kept at")  # not said to be an old copy
+
+        troccas_hand(page, 40)
+        save_online(page)  # from the kept page, with its renewed tokens: recorded once
+        assert points_on_server(page, table) == [40]
+        del answers[:]
+        page.reload()  # the table changed since the page was kept: the page as it is now
+        expect(page.locator("#hands .hand-list > li")).to_have_count(1, timeout=WAIT)
+        assert ("GET", path, 200) in answers
+        assert page.locator("html").get_attribute("data-renewed") is None
+    finally:
+        server.shutdown()

@@ -7,12 +7,13 @@ the one it was opened with.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import socket
 
 import segno
-from flask import (Blueprint, Response, abort, current_app, g, redirect, render_template, request,
-                   url_for)
+from flask import (Blueprint, Response, abort, current_app, g, make_response, redirect, render_template, request,
+                   session, url_for)
 from flask_babel import gettext as _
 
 from .. import store
@@ -155,6 +156,36 @@ def etag(version: int) -> str:
     return f"v{version}.{role()}.{l10n.locale()}"
 
 
+def page_tag(table) -> str:
+    """Name what a table's page shows this phone, so that opening it again, unchanged, costs a 304.
+
+    The table's version, the role and the language with the region numbers and money are written in,
+    the address asked, this session's CSRF token and the app's files (both are in the page). Tokens for
+    the page's forms are in it too: a page is only ever reused while the table is at the same version,
+    so none of them was used (any change they make moves the version on), and the page renews them
+    anyway (static/offline.js).
+    """
+    from .pwa import build
+    parts = (etag(table.version), str(l10n.locale(table.currency)), request.full_path,
+             session.get("csrf_token", ""), build()["version"])
+    return "p" + hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:24]
+
+
+def answer_page(table, render):
+    """Answer a table's page (the scorer's or a viewer's): 304 if the phone holds this very page (its service
+    worker asks with the tag it kept, static/sw.js), else the page with its tag. A page carrying a message
+    said once (a flash: "Hand 7 saved") has none: it is never shown again."""
+    said_once = "_flashes" in session
+    if not said_once and page_tag(table) in {t.split(":")[0] for t in request.if_none_match.as_set()}:
+        response = Response(status=304)
+        response.set_etag(page_tag(table))
+        return response
+    response = make_response(render())
+    if not said_once and response.status_code == 200:
+        response.set_etag(page_tag(table))  # after rendering: a first page made this session's CSRF token
+    return response
+
+
 def _shown_version(tags=None) -> int | None:
     """Return the version the phone shows, from its If-None-Match (or `tags`), if it is this role and language's."""
     _v, role_now, locale_now = etag(0).split(".", 2)
@@ -192,7 +223,8 @@ def only_added(table, b, shown: int | None) -> int | None:
 
 @bp.get("/v/<table_id>")
 def view(table_id):
-    return render_template("table_view.html", read_only=True, **scoreboard(load(table_id)))
+    table = load(table_id)
+    return answer_page(table, lambda: render_template("table_view.html", read_only=True, **scoreboard(table)))
 
 
 @bp.get("/t/<table_id>/board", endpoint="board")

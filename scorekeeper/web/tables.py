@@ -125,7 +125,7 @@ def said(b) -> str | None:
 @bp.get("/t/<table_id>")
 def show(table_id):
     table, game = load(table_id)
-    return page(table, game, next_form(table, game, board.current(table)))
+    return live.answer_page(table, lambda: page(table, game, next_form(table, game, board.current(table))))
 
 
 def next_form(table, game, b):
