@@ -74,6 +74,10 @@ def test_a_board_kept_and_extended_by_added_hands_equals_one_built_from_the_fact
         extended = board.current(now)
         assert len(extended.rows) == 9 and all(a is b for a, b in zip(extended.rows[:6], kept.rows))  # reused, not rebuilt
         assert summary_of(extended) == summary_of(board.build(now, store.list_hands(table.id)))
+        for i in range(9, 14):  # one at a time, across the ends of games of four deals (games kept, not redone)
+            store.add_hand(table.id, {**HAND, "points": (i * 13) % 73}, f"x{i}")
+            now = store.get_table(table.id)
+            assert summary_of(board.current(now)) == summary_of(board.build(now, store.list_hands(table.id)))
         # an edit among them is not an addition: the board is built afresh, and again equals the facts' board
         store.edit_hand(table.id, 2, {**HAND, "points": 72}, "x-edit")
         now = store.get_table(table.id)

@@ -142,11 +142,11 @@ def _add_row(rows: list, table, h, then, everyone: list, words: bool, explain: b
     return under
 
 
-def _board(table, game, rows, units, money, everyone, then) -> Board:
+def _board(table, game, rows, units, money, everyone, then, games=()) -> Board:
     last = rows[-1] if rows else None
     after = next_dealer(table.players, table.first_dealer, last.dealer if last else None,
                         last.players if last else None)
-    return Board(table, game, rows, units, money, after, deal_games(table, rows), everyone,
+    return Board(table, game, rows, units, money, after, deal_games(table, rows, games), everyone,
                  {p for p in everyone if p not in table.players},
                  changes(then, table) if then is not None and (then.players, then.stake, then.rules) !=
                  (table.players, table.stake, table.rules) else [])
@@ -169,7 +169,7 @@ def extend(b: Board, table, hands) -> Board | None:
         return None
     units = settle.totals(b.players, [b.units, *(r.scores for r in new)])
     money = settle.totals(b.players, [b.money, *(r.payouts for r in new)])
-    return _board(table, b.game, rows, units, money, b.players, then)
+    return _board(table, b.game, rows, units, money, b.players, then, b.games)
 
 
 def changes(then, now) -> list[str]:
@@ -186,13 +186,17 @@ def changes(then, now) -> list[str]:
     return out
 
 
-def deal_games(table, rows) -> list:
-    """Group the hands into games of four deals (Troccas) or three rounds (1659), with each game's totals."""
+def deal_games(table, rows, kept=()) -> list:
+    """Group the hands into games of four deals (Troccas) or three rounds (1659), with each game's totals.
+
+    `kept`: the games of a board these rows extend (hands only added after its rows): its complete games
+    stand as they were, and only the rest is worked out.
+    """
     size = get_game(table.game).deals_per_game
     if not size:
         return []
-    out = []
-    for start in range(0, len(rows), size):
+    out = [g for g in kept if g[3]]
+    for start in range(len(out) * size, len(rows), size):
         chunk = rows[start:start + size]
         out.append((start // size + 1, len(chunk), settle.totals(list(chunk[-1].players), [r.scores for r in chunk]),
                     len(chunk) == size))
