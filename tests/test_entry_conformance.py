@@ -191,6 +191,19 @@ def rendered_values(html: str, names) -> dict:
 
 
 @pytest.mark.parametrize("game_id,players,facts", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_the_next_hands_values_from_the_declaration_are_the_new_forms(app, game_id, players, facts):
+    """A Save's answer says the next hand's values from the declaration alone (hand_form.next_values): exactly
+    what the form the page would build holds, every field, after this hand (its defaults may follow it)."""
+    from scorekeeper import store
+    game = all_games()[game_id]
+    with app.app_context():
+        table = store.create_table(game.id, players, {}, 10, "CHF", 0)
+    with app.test_request_context():
+        for last in (None, facts):
+            assert hand_form.next_values(game, table, last) == hand_form.values(hand_form.new_form(game, table, last))
+
+
+@pytest.mark.parametrize("game_id,players,facts", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
 def test_a_phone_reset_after_a_save_shows_what_a_fresh_page_would(app, game_id, players, facts):
     """After a Save through htmx the phone resets its own form to X-Next-Hand's values (static/tables.js): they
     must be exactly what the table page, loaded afresh, shows in its form for the next hand."""

@@ -128,6 +128,24 @@ def values(form) -> dict:
     return out
 
 
+def next_values(game, table, last: dict | None) -> dict:
+    """Return values(new_form(game, table, last)) from the declaration alone, without building the form: each
+    choice's default if it is one of its choices, no ticks, empty boxes (a Save's answer sends them)."""
+    players = list(table.players)
+    entry = game.entry(players, resolve_rules(game, table.rules), last)
+    out = {}
+    for f, _groups in entry.walk():
+        for name, decl, _player in expand(f, players):
+            if isinstance(decl, Pick):
+                chosen = _radio_value(decl.default)
+                out[name] = chosen if chosen in {_radio_value(v) for v, _label in decl.choices} else ""
+            else:
+                out[name] = [] if isinstance(decl, Ticks) else ""
+    if entry.counts:
+        out["count_of"] = ""  # the counting aid's "whose pile": nobody's yet
+    return out
+
+
 def new_form(game, table, last: dict | None):
     """Return the form for the next hand: the declaration's defaults (some follow the last hand)."""
     return _make(game, table, last)

@@ -153,17 +153,18 @@ def saved(table_id, game, number: int, aid_used: bool):
         won = [f"{isolated(p)} {signed(u)}" for p, u in row.scores.items() if u > 0]
         said_line = _("Hand %(n)s saved: %(result)s", n=row.index, result=", ".join(won) if won else _("nobody wins"))
     added = live.only_added(table, b, live.shown_by_form()) if row is not None else None
-    form = next_form(table, game, b)
+    form = next_form(table, game, b) if aid_used else None
     response = make_response(render_template(
         "_saved.html", table=table, game=game, b=b, form=form, number=None, send_form=aid_used,
         aid=count_aid.start(game, table, MultiDict()) if aid_used else None, last=store.last_change(table.id),
         said=said_line, added=added, preview=None, engine_error=None))
     if not aid_used:
         # the phone resets its own form to the next hand's values (static/tables.js): not resent, ~0.8 KB less
+        last = b.rows[-1].hand.facts if b.rows else None
         response.headers["HX-Reswap"] = "none"
-        response.headers["X-Next-Hand"] = json.dumps({"token": form.token.data, "setup": form.setup.data,
-                                                      "values": hand_form.values(form)}, ensure_ascii=True,
-                                                     separators=(",", ":"))
+        response.headers["X-Next-Hand"] = json.dumps(
+            {"token": new_token(), "setup": store.fingerprint(store.current_setup(table)),
+             "values": hand_form.next_values(game, table, last)}, ensure_ascii=True, separators=(",", ":"))
     response.set_etag(live.etag(table.version))  # the version shown: the page's poll goes on from here
     response.headers["X-Hands"] = str(len(b.rows))  # this phone's list of tables says how many (static/tables.js)
     return response
