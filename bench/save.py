@@ -171,7 +171,7 @@ request = function()
                    ["HX-Request"] = "true", ["HX-Target"] = "hand-form", ["Accept-Encoding"] = "br"}
   if board then headers["X-Board"] = string.format(board, saves[t]) end
   saves[t] = saves[t] + 1
-  local body = "csrf_token=%(csrf)s&token=h" .. part .. "x" .. counter .. "&partner=Cla&side=first&points=" .. (counter %% 73)
+  local body = "csrf_token=%(csrf)s&token=" .. run .. part .. "x" .. counter .. "&partner=Cla&side=first&points=" .. (counter %% 73)
   return wrk.format("POST", "/t/" .. t .. "/hands", headers, body)
 end
 """
@@ -202,8 +202,13 @@ def load(tmp: Path, app, url: str, port: int, proc) -> None:
         script = tmp / f"save_{name}.lua"
         script.write_text("tables = {" + ",".join(f'"{i}"' for i in part) + "}\n"
                           + (f"board = '{board}'\n" if board else "board = nil\n")
+                          + f"run = '{name}'\n"  # its tokens are its own: a token used before saves nothing
                           + LUA % {"csrf": csrf, "cookie": cookie})
-        return wrk(f"http://127.0.0.1:{port}/", str(script), seconds, proc)
+        result = wrk(f"http://127.0.0.1:{port}/", str(script), seconds, proc)
+        with app.app_context():
+            saved = sum(store.count_hands(t) for t in part)
+        assert saved >= result["requests"], (name, saved, result["requests"])  # each answer a hand saved
+        return result
 
     wrk(ping_url, None, 3)  # the workers' first seconds are slow, and the database file grows on the first
     saves("warm", ids[100:], None, 5)  # saves (later runs are faster): neither is counted

@@ -176,7 +176,7 @@ def wrk(url: str, script: str | None, seconds: int = 10, proc=None) -> dict:
         return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), "p50": ms("50"), "p99": ms("99"),
-            "bad": int(bad.group(1)) if bad else 0, "cpu_ms": cpu_ms}
+            "bad": int(bad.group(1)) if bad else 0, "cpu_ms": cpu_ms, "requests": count}
 
 
 def load(tmp: Path) -> None:
