@@ -63,6 +63,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     from flask_wtf.csrf import CSRFProtect
 
     Babel(app, locale_selector=_locale)
+    from .web import l10n
+    l10n.install(app)
     Compress(app)
     csrf = CSRFProtect(app)
 

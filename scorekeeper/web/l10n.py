@@ -15,7 +15,7 @@ from functools import lru_cache
 from babel import Locale, UnknownLocaleError
 from babel.numbers import format_currency, format_decimal
 from flask import g, has_request_context, request
-from flask_babel import get_locale, get_translations, gettext, ngettext
+from flask_babel import get_locale, get_translations, ngettext
 
 from .. import LANGUAGES
 
@@ -107,8 +107,30 @@ def _amount(value: int, currency: str, bare: bool, locale_id: str) -> str:
 def say(text) -> str:
     """Return an engine sentence (a Line or a ScoreError) or a plain string in the reader's language."""
     if hasattr(text, "render"):
-        return text.render(gettext, points, get_translations().ungettext, isolated)
+        catalogue = translations()
+        return text.render(catalogue.ugettext, points, catalogue.ungettext, isolated)
     return str(text)
+
+
+def translations():
+    """Return this request's catalogue, looked up once: Flask-Babel looks it up again for every message (its
+    context, locale and cache: a few µs each, and a page or a Save says dozens)."""
+    if not has_request_context():
+        return get_translations()
+    catalogue = g.get("_catalogue")
+    if catalogue is None:
+        catalogue = g._catalogue = get_translations()
+    return catalogue
+
+
+def install(app) -> None:
+    """Give the templates' _() and ngettext() this request's catalogue (in place of Flask-Babel's look-up)."""
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda s: translations().ugettext(s),
+        ngettext=lambda s, p, n: translations().ungettext(s, p, n),
+        pgettext=lambda c, s: translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: translations().unpgettext(c, s, p, n),
+        newstyle=True)
 
 
 RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")  # Hebrew, Arabic, Syriac, Thaana …
