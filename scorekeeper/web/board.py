@@ -280,7 +280,7 @@ def current(table) -> Board:
     """
     from flask import current_app
     from .. import store
-    key, version = (table.id, str(l10n.locale()), str(l10n.locale(table.currency))), table.version
+    key, version = (table.id, l10n.locale_id(), l10n.locale_id(table.currency)), table.version
     with _KEEPING:
         kept = current_app.extensions.setdefault("boards", OrderedDict())
         found = kept.get(key)

@@ -16,7 +16,7 @@ from ..engine.cards import parse_pile
 from ..engine.errors import ScoreError
 from ..engine.games import CLASSES, cards_for_classes, class_sizes, count_pile, get_game, resolve_rules
 from ..engine.naming import class_label
-from .l10n import locale, points, say
+from .l10n import locale_id, points, say
 from . import hand_form
 from .counting import group_size
 
@@ -88,7 +88,7 @@ def add_group(form, game, table, aid: Aid, remove: str = "") -> None:
 def rows(game, table, formdata) -> list[dict]:
     """Return the classes a pile is counted by, in this game's words, with what was given."""
     return [dict(row, value=(formdata.get("c_" + row["name"]) or "").strip())
-            for row in _classes(game.id, json.dumps(table.rules, sort_keys=True), str(locale()))]
+            for row in _classes(game.id, json.dumps(table.rules, sort_keys=True), locale_id())]
 
 
 @lru_cache(maxsize=256)

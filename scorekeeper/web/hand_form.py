@@ -17,7 +17,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectMultipleField, StringField, widgets
 
 from ..engine.entry import EntryError, Group, Number, PerSeat, Pick, Ticks, active
-from .l10n import locale, points, say
+from .l10n import locale_id, points, say
 from ..engine.games import resolve_rules
 from ..engine.text import Line, line
 
@@ -106,7 +106,7 @@ def _make(game, table, last, formdata=None):
     players = list(table.players)
     rules = resolve_rules(game, table.rules)
     entry = game.entry(players, rules, last)
-    cls = _form_class(game.id, tuple(players), entry, str(locale()))
+    cls = _form_class(game.id, tuple(players), entry, locale_id())
     form = cls(formdata=formdata)  # never the request's own: a new form after a Save starts from the defaults
     form.game, form.entry, form.players, form.rules = game, entry, players, rules
     form.count_of.choices = [(c.target, say(c.label)) for c in entry.counts]

@@ -43,18 +43,38 @@ def _browser_region(lang: str) -> str | None:
 
 def locale(currency: str | None = None) -> Locale:
     """Return the Babel locale numbers are written in: the language, with the browser's or the currency's region."""
-    lang = str(get_locale() or "en") if has_request_context() else "en"
-    key = (lang, currency)
-    cache = g.setdefault("_l10n_locales", {}) if has_request_context() else {}
-    if key not in cache:
+    return _locale(currency)[0]
+
+
+def locale_id(currency: str | None = None) -> str:
+    """Return locale(currency)'s identifier ("de_CH"), the key Babel's formatting is cached under."""
+    return _locale(currency)[1]
+
+
+def _locale(currency: str | None) -> tuple[Locale, str]:
+    """Return (the locale, its identifier) for a currency, worked out once per request (its language is the
+    request's: chosen once, by `choose`); a page writes dozens of numbers."""
+    if not has_request_context():
+        return _parsed("en", None)
+    cache = g.get("_l10n_locales")
+    if cache is None:
+        cache = g._l10n_locales = {}
+    found = cache.get(currency)
+    if found is None:
+        lang = str(get_locale() or "en")
         # francs are written the Swiss way whoever reads them (CHF 1.40, not the US "CHF1.40"); other
         # amounts and plain numbers as the browser's region writes them
-        region = "CH" if currency == "CHF" else _browser_region(lang) if has_request_context() else None
-        try:
-            cache[key] = Locale.parse(f"{lang}_{region}") if region else Locale.parse(lang)
-        except (UnknownLocaleError, ValueError):
-            cache[key] = Locale.parse(lang)
-    return cache[key]
+        found = cache[currency] = _parsed(lang, "CH" if currency == "CHF" else _browser_region(lang))
+    return found
+
+
+@lru_cache(maxsize=64)
+def _parsed(lang: str, region: str | None) -> tuple[Locale, str]:
+    try:
+        parsed = Locale.parse(f"{lang}_{region}") if region else Locale.parse(lang)
+    except (UnknownLocaleError, ValueError):
+        parsed = Locale.parse(lang)
+    return parsed, str(parsed)
 
 
 def _decimal(value) -> Decimal:
@@ -69,7 +89,7 @@ def points(value) -> str:
         return "−" + points(-value)
     if type(value) is int and value < 1000:
         return str(value)  # every shipped locale writes these alike (Latin digits, no grouping): no Babel
-    return _formatted(value, str(locale()))
+    return _formatted(value, locale_id())
 
 
 @lru_cache(maxsize=4096)
@@ -92,7 +112,7 @@ def money(minor: int, currency: str, signed: bool = False, bare: bool = False) -
         if currency == "CHF":
             return sign + ngettext("%(num)d Rappen", "%(num)d Rappen", value)
         return sign + ngettext("%(num)d cent", "%(num)d cents", value)
-    return sign + _amount(value, currency, bare, str(locale(currency)))
+    return sign + _amount(value, currency, bare, locale_id(currency))
 
 
 @lru_cache(maxsize=4096)

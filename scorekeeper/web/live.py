@@ -153,7 +153,7 @@ def scoreboard(table) -> dict:
 
 def etag(version: int) -> str:
     """Name one rendering of the scoreboard: the table's version (in the database), the role, the language."""
-    return f"v{version}.{role()}.{l10n.locale()}"
+    return f"v{version}.{role()}.{l10n.locale_id()}"
 
 
 def page_tag(table) -> str:
@@ -166,7 +166,7 @@ def page_tag(table) -> str:
     anyway (static/offline.js).
     """
     from .pwa import build
-    parts = (etag(table.version), str(l10n.locale(table.currency)), request.full_path,
+    parts = (etag(table.version), l10n.locale_id(table.currency), request.full_path,
              session.get("csrf_token", ""), build()["version"])
     return "p" + hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:24]
 
