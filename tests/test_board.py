@@ -95,3 +95,16 @@ def test_a_change_of_the_table_is_never_extended_over(app):
         b = board.current(now)
         assert summary_of(b) == summary_of(board.build(now, store.list_hands(table.id)))
         assert b.money["Anna"] == 4 * 5 + 4 * 10  # +4 units at 5 Rappen, then +4 at 10 (40 − 36, docs/rules.md §1)
+
+
+def test_a_game_of_four_deals_names_its_winners_or_a_draw(client, app):
+    """Troccas's games of four deals (docs/rules.md): the totals say who won each complete game, A–Z."""
+    with app.app_context():
+        table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
+        for i in range(4):  # Anna and Cla take 40 of 72 each time: +4 each hand (40 − 36, docs/rules.md §1)
+            store.add_hand(table.id, {**HAND, "points": 40}, f"w{i}")
+        for i in range(4):  # then exactly half: 36 − 36 = 0 each hand, a draw
+            store.add_hand(table.id, {**HAND, "points": 36}, f"d{i}")
+    page = client.get(f"/t/{table.id}").get_data(as_text=True)
+    assert "Game 1: 4 deals – won by Anna &amp; Cla" in " ".join(page.split())
+    assert "Game 2: 4 deals – a draw" in " ".join(page.split())

@@ -48,7 +48,7 @@ class Board:
     units: dict
     money: dict
     next_dealer: str
-    games: list  # Troccas/1659: [(number, deals, {player: units}, complete)]
+    games: list  # Troccas/1659: [(number, deals, {player: units}, complete, the winners if complete)]
     players: list = field(default_factory=list)  # everyone who played this evening: the table's, then who left
     left: set = field(default_factory=set)  # who left the table (their balance is still settled)
     pending: list = field(default_factory=list)  # changes of the table that apply from the next hand on
@@ -198,8 +198,10 @@ def deal_games(table, rows, kept=()) -> list:
     out = [g for g in kept if g[3]]
     for start in range(len(out) * size, len(rows), size):
         chunk = rows[start:start + size]
-        out.append((start // size + 1, len(chunk), settle.totals(list(chunk[-1].players), [r.scores for r in chunk]),
-                    len(chunk) == size))
+        units = settle.totals(list(chunk[-1].players), [r.scores for r in chunk])
+        best = max(units.values(), default=0)
+        winners = [p for p in sorted(units, key=str.lower) if best > 0 and units[p] == best]  # A–Z, as said
+        out.append((start // size + 1, len(chunk), units, len(chunk) == size, winners))
     return out
 
 
