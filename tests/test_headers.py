@@ -99,6 +99,19 @@ def test_an_unchanged_table_page_asked_with_its_tag_is_a_304_and_any_change_make
     assert other.get(url, headers={"If-None-Match": now.headers["ETag"]}).status_code == 200
 
 
+def test_a_save_through_htmx_is_answered_without_caching_headers_and_pages_keep_theirs(client):
+    """A Save's answer is swapped into the page: a POST's, never stored by any cache, so no Vary or
+    Cache-Control (about 60 bytes of every Save); the pages and a form posted without htmx keep no-store."""
+    url = open_table(client)
+    r = client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "40", "token": "h1"},
+                    headers={"HX-Request": "true", "HX-Target": "hand-form"})
+    assert r.status_code == 200 and "Vary" not in r.headers and "Cache-Control" not in r.headers
+    plain = client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "40", "token": "h2"})
+    assert plain.status_code == 303 and plain.headers["Cache-Control"] == "no-store"
+    page = client.get(url)
+    assert page.headers["Cache-Control"] == "no-store" and "Cookie" in page.headers["Vary"]
+
+
 def test_a_viewers_unchanged_page_is_a_304_too(client):
     url = open_table(client)
     viewer = re.search(r'data-link="viewer">https?://[^/<]+(/v/[^<]+)<', client.get(url + "/share").get_data(as_text=True)).group(1)

@@ -59,6 +59,17 @@ class SessionCookie(SecureCookieSessionInterface):
     def get_cookie_secure(self, app: Flask) -> bool:
         return super().get_cookie_secure(app) or (has_request_context() and request.is_secure)
 
+    def save_session(self, app: Flask, session, response) -> None:
+        super().save_session(app, session, response)
+        if swapped_in():
+            response.headers.pop("Vary", None)  # no cache ever keeps it: nothing to vary (~30 bytes a Save)
+
+
+def swapped_in() -> bool:
+    """Say whether this request is htmx posting a form whose answer it swaps into the page: an answer never
+    stored anywhere (a POST's, never a page of its own), so it needs no caching headers."""
+    return has_request_context() and request.method == "POST" and request.headers.get("HX-Request") == "true"
+
 
 def install(app: Flask) -> None:
     """Attach the proxy setting, session cookie, headers, error handlers and template globals to the app."""
@@ -75,7 +86,7 @@ def install(app: Flask) -> None:
 
     @app.after_request
     def headers(response):
-        if request.path.startswith(CAPABILITY_PATHS):
+        if request.path.startswith(CAPABILITY_PATHS) and not swapped_in():
             # the address is the key: keep it out of the browser's disk cache and any shared cache
             # (the board poll sets this itself and keeps its ETag/304: it sends If-None-Match itself)
             response.headers["Cache-Control"] = "no-store"
