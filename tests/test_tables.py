@@ -195,6 +195,19 @@ def test_settle_up_rounds_to_five_rappen_and_shows_it(client):
     assert "Ben</strong> pays <strong>Anna</strong> <span class=\"amount\">5 Rappen" in page
 
 
+def test_settle_up_without_rounding_shows_the_exact_balances_alone(client):
+    """Amounts already in coins (5 Rappen a unit): the coins and rounding columns would repeat the exact one
+    and squeeze the names on a phone, so they aren't shown (test above: they are when something rounds)."""
+    url = open_table(client, data={**TROCCAS, "stake": "0.05"})
+    client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "39", "token": "a"})
+    page = client.get(url + "/settle").get_data(as_text=True)
+    balances = re.search(r'<table class="balances">.*?</table>', page, re.S).group(0)
+    # +3 units x 5 Rappen: Anna and Cla +0.15, Ben and Zoë −0.15, nothing to round
+    assert "In coins" not in balances and "Rounded" not in balances
+    assert balances.count(">+0.15<") == 2 and balances.count(">−0.15<") == 2
+    assert re.findall(r"<tr>(.*?)</tr>", balances, re.S)[1].count("<td") == 1  # Player, Exact
+
+
 def test_troggu_at_seven_players_records_the_partner(client):
     names = ["Anna", "Ben", "Cla", "Dumeng", "Zoë", "Gion", "Ürs"]
     data = {f"players-{i}": n for i, n in enumerate(names)}
