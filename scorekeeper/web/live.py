@@ -176,9 +176,10 @@ def answer_page(table, render):
     worker asks with the tag it kept, static/sw.js), else the page with its tag. A page carrying a message
     said once (a flash: "Hand 7 saved") has none: it is never shown again."""
     said_once = "_flashes" in session
-    if not said_once and page_tag(table) in {t.split(":")[0] for t in request.if_none_match.as_set()}:
+    tag = None if said_once else page_tag(table)
+    if tag is not None and tag in asked_tags():
         response = Response(status=304)
-        response.set_etag(page_tag(table))
+        response.set_etag(tag)
         return response
     response = make_response(render())
     if not said_once and response.status_code == 200:
@@ -186,12 +187,17 @@ def answer_page(table, render):
     return response
 
 
+def asked_tags() -> set[str]:
+    """Return the tags the phone's If-None-Match names, each without the encoding Flask-Compress adds to a
+    compressed 200's ETag ("<tag>:br", ":gzip"): the same page or version either way."""
+    return {t.split(":")[0] for t in request.if_none_match.as_set(include_weak=True)}
+
+
 def _shown_version(tags=None) -> int | None:
     """Return the version the phone shows, from its If-None-Match (or `tags`), if it is this role and language's."""
     _v, role_now, locale_now = etag(0).split(".", 2)
-    # Flask-Compress sends a compressed 200's ETag as "<tag>:br" (or :gzip): the same version either way
-    for tag in (request.if_none_match.as_set(include_weak=True) if tags is None else tags):
-        version, _, rest = tag.split(":")[0].partition(".")
+    for tag in (asked_tags() if tags is None else tags):
+        version, _, rest = tag.split(":")[0].partition(".")  # X-Board may carry the encoding too
         if rest == f"{role_now}.{locale_now}" and version[1:].isascii() and version[1:].isdigit() \
                 and version.startswith("v") and len(version) < 12:
             return int(version[1:])
