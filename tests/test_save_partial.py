@@ -1,6 +1,8 @@
 """Issue 10: a Save through htmx answers with the regions a saved hand changes, not the whole page."""
 import re
 
+from scorekeeper import store
+
 TROCCAS = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
            "first_dealer": "0", "stake": "0.05", "currency": "CHF", "rule_all_tricks_take_scart": "y"}
 HTMX = {"HX-Request": "true", "HX-Target": "hand-form"}  # what htmx sends for the hand form's hx-post
@@ -183,7 +185,8 @@ def test_the_answer_to_a_save_undone_meanwhile_is_no_500(app):
     url = open_table(client)
     client.post(url + "/hands", data=hand(40, "u1"))
     with app.test_request_context(url + "/hands", method="POST", headers=HTMX):
-        r = tables.saved(url.rsplit("/", 1)[1], get_game("troccas"), 7, False)  # hand 7 isn't there (undone)
+        gone = store.Added(store.Hand(7, 7, {}, 1, None, None))  # hand 7 isn't there (undone): a repeated form
+        r = tables.saved(url.rsplit("/", 1)[1], get_game("troccas"), gone, False)
     body = r.get_data(as_text=True)
     assert r.status_code == 200 and "saved:" not in body and 'id="hands"' in body
 

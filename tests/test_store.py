@@ -55,6 +55,22 @@ def test_the_same_token_twice_records_one_hand(db_app):
     assert len(store.list_hands(table.id)) == 1
 
 
+def test_a_saved_hand_says_the_table_and_change_as_reading_them_back_would(db_app):
+    # a Save's answer uses what save_hand returns instead of reading the table and the last change again
+    table = new_table()
+    store.add_hand(table.id, OTHER, "before")
+    done = store.save_hand(table.id, HAND, "s1")
+    assert done.table == store.get_table(table.id) and done.table.version == 2
+    last = store.last_hand(table.id)
+    fields = lambda h: (h.id, h.number, h.facts, h.version, h.dealer, h.setup)  # noqa: E731
+    assert fields(done.hand) == fields(last) and done.hand.number == 2
+    change = store.last_change(table.id)
+    assert (done.change.id, done.change.hand_number, done.change.kind) == (change.id, 2, "add")
+    assert done.change.created_at.replace(tzinfo=None) == change.created_at.replace(tzinfo=None)
+    again = store.save_hand(table.id, HAND, "s1")  # the same form again: nothing written, nothing to say of it
+    assert (again.hand.number, again.table, again.change) == (2, None, None)
+
+
 def test_edit_checks_the_version_and_counts_up(db_app):
     table = new_table()
     store.add_hand(table.id, HAND, "a")

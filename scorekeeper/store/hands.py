@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+from dataclasses import replace
 from datetime import datetime
 
 from sqlalchemy import bindparam, func, insert, select, update
@@ -16,14 +17,13 @@ from sqlalchemy.exc import IntegrityError
 
 from ..engine.seating import next_dealer
 from .db import engine, is_key, now, writing
-from .schema import Change, Full, Hand, Moved, NotFound, Stale, TableInfo, changes, hands, table_info, tables
+from .schema import Added, Change, Full, Hand, Moved, NotFound, Stale, TableInfo, changes, hands, table_info, tables
 
 # the statements a save and a poll run, built once (building one costs more than running it on SQLite)
 _TABLE_ID = bindparam("table_id")
 _TABLE = select(tables).where(tables.c.id == _TABLE_ID)
 _VERSION = select(tables.c.version).where(tables.c.id == _TABLE_ID)
-_TABLE_LOCKED = (select(tables.c.version, tables.c.players, tables.c.first_dealer, tables.c.stake, tables.c.rules)
-                 .where(tables.c.id == _TABLE_ID).with_for_update())
+_TABLE_LOCKED = select(tables).where(tables.c.id == _TABLE_ID).with_for_update()
 _SET_VERSION = update(tables).where(tables.c.id == _TABLE_ID).values(version=bindparam("version"))
 _COUNT_AND_LAST = select(func.count(hands.c.facts), func.max(hands.c.number)).where(hands.c.table_id == _TABLE_ID)
 _LAST_DEALER = (select(hands.c.dealer, hands.c.setup).where(hands.c.table_id == _TABLE_ID, hands.c.facts.is_not(None))
@@ -137,6 +137,12 @@ def add_hand(table_id: str, facts: dict, token: str | None = None, limit: int | 
     `made_for` is the fingerprint of the table's players, stake and house rules the form was made for:
     if the table changed since, Moved is raised and nothing is saved (per-player fields are by seat).
     """
+    return save_hand(table_id, facts, token, limit, made_for).hand
+
+
+def save_hand(table_id: str, facts: dict, token: str | None = None, limit: int | None = None,
+              made_for: str | None = None) -> Added:
+    """add_hand, returning also the table as this write left it and the change that logged the hand."""
     def write(conn):
         # the table's row, locked from here (two saves can't both pass the limit), its version moved on
         table = conn.execute(_TABLE_LOCKED, {"table_id": table_id}).first()
@@ -155,9 +161,11 @@ def add_hand(table_id: str, facts: dict, token: str | None = None, limit: int | 
         hand_id = conn.execute(_INSERT_HAND, dict(table_id=table_id, number=number, facts=facts, version=1,
                                                   created_at=t, updated_at=t, dealer=dealer, setup=setup)
                                ).inserted_primary_key[0]
-        _log(conn, table_id, hand_id, "add", None, facts, token)
-        return Hand(hand_id, number, facts, 1, t, t, dealer, setup)
-    return _once(token, write)
+        change_id = _log(conn, table_id, hand_id, "add", None, facts, token, t)
+        return Added(Hand(hand_id, number, facts, 1, t, t, dealer, setup),
+                     replace(table_info(table), version=table.version + 1), Change(change_id, number, "add", t))
+    done = _once(token, write)
+    return done if isinstance(done, Added) else Added(done)
 
 
 def _next_dealer(conn, table_id: str, table) -> str:
@@ -214,9 +222,11 @@ def added_since(table_id: str, version: int, most: int = 10) -> tuple[int | None
     return now_at, [_hand(r) for r in reversed(rows)]
 
 
-def _log(conn, table_id, hand_id, kind, before, after, token):
-    conn.execute(_INSERT_CHANGE, dict(table_id=table_id, hand_id=hand_id, kind=kind, before=before, after=after,
-                                      token=token if is_key(token) else None, undone=False, created_at=now()))
+def _log(conn, table_id, hand_id, kind, before, after, token, at: datetime | None = None) -> int:
+    """Log a change in the transaction that makes it; return its id."""
+    return conn.execute(_INSERT_CHANGE, dict(table_id=table_id, hand_id=hand_id, kind=kind, before=before,
+                                             after=after, token=token if is_key(token) else None, undone=False,
+                                             created_at=at or now())).inserted_primary_key[0]
 
 
 def last_change(table_id: str) -> Change | None:

@@ -92,6 +92,17 @@ class Change:
     created_at: datetime
 
 
+@dataclass(frozen=True)
+class Added:
+    """A hand just added, with the table as that write left it and the change that logged it: all that a
+    Save's answer says, without reading them back. Both are None when the form had been posted before
+    (a repeat writes nothing, and the table may have moved on since)."""
+
+    hand: Hand
+    table: TableInfo | None = None
+    change: Change | None = None
+
+
 class NotFound(LookupError):
     """No such table or hand."""
 

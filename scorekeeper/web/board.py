@@ -273,6 +273,13 @@ def added_since(table_id: str, since: int, now_at: int):
     return memo[key]
 
 
+def written(table_id: str, since: int, now_at: int, added: list) -> None:
+    """Note that this request's own write moved the table from version `since` to `now_at` by adding `added`
+    (and nothing else: it held the table's lock), so that added_since needn't read back what it just wrote."""
+    from flask import g
+    g.setdefault("_added_since", {})[(table_id, since, now_at)] = (now_at, list(added))
+
+
 def current(table) -> Board:
     """Return the board the table page and every watcher show, built once per version of the table.
 

@@ -136,17 +136,24 @@ def next_form(table, game, b):
     return form
 
 
-def saved(table_id, game, number: int, aid_used: bool):
+def saved(table_id, game, written: store.Added, aid_used: bool):
     """Answer a Save made through htmx: the regions a saved hand changes, not the whole page.
 
     The next hand's form, only if this hand used the counting aid (else the phone resets its own form to
     the values in X-Next-Hand, and the heading comes alone), the line saying the hand with Undo, the totals, chart and numbers, the rows
     added since the version the page showed (X-Board) on top of the list, or the whole list if anything
     else happened meanwhile on another phone, and the Undo button below. Its ETag is the version all
-    this shows, which the page's poll asks from.
+    this shows, which the page's poll asks from: the version this save made (a later change on another
+    phone comes with the next poll), or for a form posted twice, the table's as it is now.
     """
-    table = store.get_table(table_id)
+    if written.table is not None:  # nothing to read back: the table, the hand and the last change as written
+        table, last = written.table, written.change
+        board.written(table.id, table.version - 1, table.version, [written.hand])
+    else:
+        table = store.get_table(table_id)
+        last = store.last_change(table.id)
     b = board.current(table)
+    number = written.hand.number
     row = next((r for r in reversed(b.rows) if r.hand.number == number), None)  # gone if undone meanwhile
     said_line = None
     if row is not None:
@@ -156,7 +163,7 @@ def saved(table_id, game, number: int, aid_used: bool):
     form = next_form(table, game, b) if aid_used else None
     response = make_response(render_template(
         "_saved.html", table=table, game=game, b=b, form=form, number=None, send_form=aid_used,
-        aid=count_aid.start(game, table, MultiDict()) if aid_used else None, last=store.last_change(table.id),
+        aid=count_aid.start(game, table, MultiDict()) if aid_used else None, last=last,
         said=said_line, added=added, preview=None, engine_error=None))
     if not aid_used:
         # the phone resets its own form to the next hand's values (static/tables.js): not resent, ~0.8 KB less
@@ -199,11 +206,11 @@ def add(table_id):
         if facts is not None:
             limit = current_app.config["MAX_HANDS"]
             try:
-                hand = store.add_hand(table.id, facts, form.token.data or None, limit=limit,
-                                      made_for=form.setup.data or None)
+                written = store.save_hand(table.id, facts, form.token.data or None, limit=limit,
+                                          made_for=form.setup.data or None)
                 if form_only():  # htmx: only what changed (the offline queue and no-JS posts get the page)
-                    return saved(table.id, game, hand.number, aid.used)
-                flash(str(hand.number), "saved")  # said on the next page, with Undo beside it
+                    return saved(table.id, game, written, aid.used)
+                flash(str(written.hand.number), "saved")  # said on the next page, with Undo beside it
                 return redirect(url_for("tables.show", table_id=table.id), 303)
             except store.Moved:
                 # the players, stake or house rules changed on another phone since this form was made
