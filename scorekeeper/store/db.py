@@ -86,9 +86,9 @@ def now() -> datetime:
 def writing():
     """Yield a connection inside one write transaction (committed on exit)."""
     eng = engine()
-    with _one_writer(eng):
-        with eng.connect() as conn:
-            conn.execution_options(write=True)
+    with eng.connect() as conn:  # the pool's checkout before the queue: the writer lock is held for the SQL alone
+        conn.execution_options(write=True)
+        with _one_writer(eng):
             with conn.begin():
                 yield conn
 

@@ -25,7 +25,8 @@ _TABLE = select(tables).where(tables.c.id == _TABLE_ID)
 _VERSION = select(tables.c.version).where(tables.c.id == _TABLE_ID)
 _TABLE_LOCKED = select(tables).where(tables.c.id == _TABLE_ID).with_for_update()
 _SET_VERSION = update(tables).where(tables.c.id == _TABLE_ID).values(version=bindparam("version"))
-_COUNT_AND_LAST = select(func.count(hands.c.facts), func.max(hands.c.number)).where(hands.c.table_id == _TABLE_ID)
+_LAST_NUMBER = select(func.max(hands.c.number)).where(hands.c.table_id == _TABLE_ID)  # by the (table, number) index
+_LIVE = select(func.count(hands.c.facts)).where(hands.c.table_id == _TABLE_ID)  # reads every hand's row
 _LAST_DEALER = (select(hands.c.dealer, hands.c.setup).where(hands.c.table_id == _TABLE_ID, hands.c.facts.is_not(None))
                 .order_by(hands.c.number.desc()).limit(1))
 _LATEST_CHANGES = (select(changes.c.kind, changes.c.undone, *hands.c).outerjoin(hands, hands.c.id == changes.c.hand_id)
@@ -152,8 +153,11 @@ def save_hand(table_id: str, facts: dict, token: str | None = None, limit: int |
         setup = {"players": list(table.players), "stake": table.stake, "rules": dict(table.rules)}
         if made_for is not None and fingerprint(setup) != made_for:
             raise Moved(None)
-        live, last_number = conn.execute(_COUNT_AND_LAST, {"table_id": table_id}).first()
-        if limit is not None and live >= limit:
+        last_number = conn.execute(_LAST_NUMBER, {"table_id": table_id}).scalar()
+        # hands are numbered 0, 1, 2 … and never renumbered, so a table holds at most last + 1 of them: the
+        # live ones are only counted (a read of every row) when that could reach the limit
+        if (limit is not None and last_number is not None and last_number + 1 >= limit
+                and conn.execute(_LIVE, {"table_id": table_id}).scalar() >= limit):
             raise Full(limit)
         number = (last_number or 0) + 1
         dealer = _next_dealer(conn, table_id, table)
