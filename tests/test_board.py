@@ -56,7 +56,7 @@ def test_a_kept_board_is_never_stale(client, app):
 def summary_of(b):
     """What a board says, row by row and in total (everything a page, a poll or settle-up reads)."""
     return ([(r.index, r.hand.number, r.dealer, r.scores, r.payouts, r.after_units, r.after_money, r.summary,
-              r.explanation, r.changes) for r in b.rows],
+              r.explanation, r.changes, r.low, r.high, r.charted) for r in b.rows],
             b.units, b.money, b.next_dealer, b.games, b.players, b.left, b.pending)
 
 
@@ -82,6 +82,30 @@ def test_a_board_kept_and_extended_by_added_hands_equals_one_built_from_the_fact
         store.edit_hand(table.id, 2, {**HAND, "points": 72}, "x-edit")
         now = store.get_table(table.id)
         assert summary_of(board.current(now)) == summary_of(board.build(now, store.list_hands(table.id)))
+
+
+def test_the_chart_kept_with_the_rows_draws_what_every_running_total_says(app):
+    """web/chart.py reads the extremes and the hands scored from the last row (kept by web/board.py), not every
+    hand: its chart must be the one worked out from all the running totals, here over 130 hands (sampled every
+    3rd: 130 / 60 points, rounded up) whose totals wander up and down."""
+    from scorekeeper.web.chart import HEIGHT, PAD, POINTS, WIDTH, chart, path
+    with app.app_context(), app.test_request_context():
+        table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
+        hands = [store.Hand(i, i, {**HAND, "points": (i * 29) % 73}, 1, None, None, None, None) for i in range(1, 131)]
+        b = board.build(table, hands, board.latest(len(hands)))
+        got = chart(b)
+        series = {p: [0] + [r.after_units[p] for r in b.rows] for p in b.players}  # every running total
+        low = min(min(line) for line in series.values())
+        high = max(max(line) for line in series.values())
+        assert (b.rows[-1].low, b.rows[-1].high, b.rows[-1].charted) == (low, high, 130)
+        every = -(-130 // POINTS)
+        ks = list(range(0, 131, every)) + ([130] if 130 % every else [])
+        xs = [round(PAD + k * (WIDTH - 2 * PAD) / 130) for k in ks]
+        ys = {p: [round(PAD + (high - series[p][k]) * (HEIGHT - 2 * PAD) / ((high - low) or 1)) for k in ks]
+              for p in b.players}
+        assert [line["path"] for line in got["lines"]] == [path(xs, ys[p]) for p in b.players]
+        assert "After 130 hands: " + ", ".join(f"{p} {board.l10n.signed(series[p][-1])}" for p in b.players) \
+            in got["words"]
 
 
 def test_a_change_of_the_table_is_never_extended_over(app):

@@ -36,6 +36,11 @@ class Row:
     after_money: dict = field(default_factory=dict)
     players: tuple = ()  # who played it, in their seats
     changes: list = field(default_factory=list)  # what changed at the table from this hand on, in words
+    # for the chart (web/chart.py), kept with the running totals so that it needn't walk every hand: the
+    # lowest and highest running total of anyone so far (and 0, the start), and how many hands scored so far
+    low: object = 0
+    high: object = 0
+    charted: int = 0
 
 
 @dataclass
@@ -138,6 +143,9 @@ def _add_row(rows: list, table, h, then, everyone: list, words: bool, explain: b
     before = rows[-1] if rows else None
     row.after_units = {p: (before.after_units[p] if before else 0) + row.scores.get(p, 0) for p in everyone}
     row.after_money = {p: (before.after_money[p] if before else 0) + row.payouts.get(p, 0) for p in everyone}
+    row.low = min(before.low if before else 0, *row.after_units.values())
+    row.high = max(before.high if before else 0, *row.after_units.values())
+    row.charted = (before.charted if before else 0) + (row.error is None)
     rows.append(row)
     return under
 

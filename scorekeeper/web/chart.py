@@ -23,13 +23,14 @@ def path(xs: list[int], ys: list[int]) -> str:
 
 def chart(board) -> dict | None:
     """Return what _chart.html draws: a line (an SVG path) per player, the zero line, and the story in words."""
-    rows = [r for r in board.rows if not r.error]
-    if len(rows) < 2:
+    last = board.rows[-1] if board.rows else None
+    if last is None or last.charted < 2:
         return None  # one hand is no story yet
+    # a hand the engine can't score (the rules changed under it) is no point of the line; the extremes are
+    # kept with the rows (web/board.py), so a long evening's chart costs its 60 points, not every hand
+    rows = board.rows if last.charted == len(board.rows) else [r for r in board.rows if not r.error]
     players = list(board.players)
-    series = {p: [0] + [r.after_units[p] for r in rows] for p in players}
-    values = [v for line in series.values() for v in line]
-    low, high = min(values), max(values)
+    low, high = last.low, last.high
     span = (high - low) or 1
     step = (WIDTH - 2 * PAD) / len(rows)
 
@@ -43,10 +44,13 @@ def chart(board) -> dict | None:
     if ks[-1] != len(rows):
         ks.append(len(rows))
     xs = [round(PAD + k * step) for k in ks]
-    lines = [{"player": p, "colour": i % 10, "path": path(xs, [y(series[p][k]) for k in ks])}
+    def at(k, p):  # p's running total after the first k hands
+        return rows[k - 1].after_units[p] if k else 0
+
+    lines = [{"player": p, "colour": i % 10, "path": path(xs, [y(at(k, p)) for k in ks])}
              for i, p in enumerate(players)]
     words = _("After %(n)s hands: %(standings)s. Highest: %(high)s; lowest: %(low)s.", n=len(rows),
-              standings=", ".join(f"{isolated(p)} {signed(series[p][-1])}" for p in players),
+              standings=", ".join(f"{isolated(p)} {signed(last.after_units[p])}" for p in players),
               high=signed(high), low=signed(low))
     return {"width": WIDTH, "height": HEIGHT, "zero": y(0), "lines": lines, "words": words,
             "high": signed(high), "low": signed(low)}
