@@ -57,6 +57,17 @@ def get_table(table_id: str) -> TableInfo:
     return table_info(row)
 
 
+def table_version(table_id: str) -> int:
+    """Return the table's version (moved on by every change), or raise NotFound."""
+    if not is_key(table_id):
+        raise NotFound(table_id)
+    with engine().connect() as conn:
+        version = conn.execute(_VERSION, {"table_id": table_id}).scalar()
+    if version is None:
+        raise NotFound(table_id)
+    return version
+
+
 def _bump(conn, table_id: str) -> int:
     """Lock the table row and move its version on; return the new version."""
     row = conn.execute(select(tables.c.version).where(tables.c.id == table_id).with_for_update()).first()

@@ -31,17 +31,6 @@ def find_link(key: str) -> Access | None:
     return Access(row.id, row.role, row.active, table_info(row))
 
 
-def table_version(table_id: str) -> int:
-    """Return the table's version (moved on by every change), or raise NotFound."""
-    if not is_key(table_id):
-        raise NotFound(table_id)
-    with engine().connect() as conn:
-        version = conn.execute(select(tables.c.version).where(tables.c.id == table_id)).scalar()
-    if version is None:
-        raise NotFound(table_id)
-    return version
-
-
 def share_links(table_id: str) -> dict[str, str]:
     """Return the table's working viewer and scorer keys, making any that don't exist yet."""
     with engine().connect() as conn:

@@ -112,14 +112,18 @@ def said(b) -> str | None:
     for kind in ("saved", "changed"):
         numbers = get_flashed_messages(category_filter=[kind])
         row = next((r for r in b.rows if numbers and str(r.hand.number) == numbers[-1]), None)
-        if row is None:
-            continue
-        won = [f"{isolated(p)} {signed(u)}" for p, u in row.scores.items() if u > 0]
-        result = ", ".join(won) if won else _("nobody wins")
-        if kind == "saved":
-            return _("Hand %(n)s saved: %(result)s", n=row.index, result=result)
-        return _("Hand %(n)s changed: %(result)s", n=row.index, result=result)
+        if row is not None:
+            return saying(row, kind)
     return None
+
+
+def saying(row, kind: str) -> str:
+    """Say a hand's result as it was saved or changed: "Hand 7 saved: Gaston +198"."""
+    won = [f"{isolated(p)} {signed(u)}" for p, u in row.scores.items() if u > 0]
+    result = ", ".join(won) if won else _("nobody wins")
+    if kind == "saved":
+        return _("Hand %(n)s saved: %(result)s", n=row.index, result=result)
+    return _("Hand %(n)s changed: %(result)s", n=row.index, result=result)
 
 
 @bp.get("/t/<table_id>")
@@ -155,10 +159,7 @@ def saved(table_id, game, written: store.Added, aid_used: bool):
     b = board.current(table)
     number = written.hand.number
     row = next((r for r in reversed(b.rows) if r.hand.number == number), None)  # gone if undone meanwhile
-    said_line = None
-    if row is not None:
-        won = [f"{isolated(p)} {signed(u)}" for p, u in row.scores.items() if u > 0]
-        said_line = _("Hand %(n)s saved: %(result)s", n=row.index, result=", ".join(won) if won else _("nobody wins"))
+    said_line = saying(row, "saved") if row is not None else None
     added = live.only_added(table, b, live.shown_by_form()) if row is not None else None
     form = next_form(table, game, b) if aid_used else None
     response = make_response(render_template(
