@@ -97,8 +97,10 @@ def sw_source() -> str:
 def service_worker():
     b = build()
     body = sw_source().replace("var BUILD = {};", f"var BUILD = {json.dumps(b)};", 1)
-    # compressed once per version (web/precompressed.py), its ETag the version and the encoding
-    response = precompressed.answer("/sw.js", b["version"], body.encode, "text/javascript")
+    # minified and compressed once per version (web/precompressed.py), its ETag the version and the encoding;
+    # the version hashes the commented source, so any change to static/sw.js is a new worker
+    response = precompressed.answer("/sw.js", b["version"], lambda: precompressed.minify("sw.js", body.encode()),
+                                    "text/javascript")
     response.headers["Cache-Control"] = "no-cache"  # each update check asks; an unchanged worker is a 304
     return response
 
