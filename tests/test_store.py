@@ -71,6 +71,15 @@ def test_a_saved_hand_says_the_table_and_change_as_reading_them_back_would(db_ap
     assert (again.hand.number, again.table, again.change) == (2, None, None)
 
 
+def test_after_the_last_hand_is_deleted_the_deal_follows_the_last_live_hand(db_app):
+    table = new_table()  # Anna, Ben, Cla, Zoë; first dealer 1: Ben, and the deal passes down the list
+    dealt = [store.add_hand(table.id, HAND, f"d{i}").dealer for i in range(3)]
+    assert dealt == ["Ben", "Cla", "Zoë"]
+    store.delete_hand(table.id, 3, "del3")  # Zoë's deal taken back: the last live hand is Cla's
+    again = store.save_hand(table.id, HAND, "d3")
+    assert (again.hand.number, again.hand.dealer) == (4, "Zoë")  # after Cla; numbers are never reused
+
+
 def test_edit_checks_the_version_and_counts_up(db_app):
     table = new_table()
     store.add_hand(table.id, HAND, "a")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from dataclasses import replace
 from datetime import datetime
 
 from sqlalchemy import bindparam, func, insert, select, update
@@ -23,9 +22,11 @@ from .schema import Added, Change, Full, Hand, Moved, NotFound, Stale, TableInfo
 _TABLE_ID = bindparam("table_id")
 _TABLE = select(tables).where(tables.c.id == _TABLE_ID)
 _VERSION = select(tables.c.version).where(tables.c.id == _TABLE_ID)
-_TABLE_LOCKED = select(tables).where(tables.c.id == _TABLE_ID).with_for_update()
-_SET_VERSION = update(tables).where(tables.c.id == _TABLE_ID).values(version=bindparam("version"))
-_LAST_NUMBER = select(func.max(hands.c.number)).where(hands.c.table_id == _TABLE_ID)  # by the (table, number) index
+# a writer's first statement: the table's row, locked from here, its version moved on
+_BUMP = update(tables).where(tables.c.id == _TABLE_ID).values(version=tables.c.version + 1).returning(*tables.c)
+# the last-numbered hand, live or deleted (by the (table, number) index)
+_LAST_HAND = (select(hands.c.number, hands.c.dealer, hands.c.setup, hands.c.facts.is_not(None).label("live"))
+              .where(hands.c.table_id == _TABLE_ID).order_by(hands.c.number.desc()).limit(1))
 _LIVE = select(func.count(hands.c.facts)).where(hands.c.table_id == _TABLE_ID)  # reads every hand's row
 _LAST_DEALER = (select(hands.c.dealer, hands.c.setup).where(hands.c.table_id == _TABLE_ID, hands.c.facts.is_not(None))
                 .order_by(hands.c.number.desc()).limit(1))
@@ -156,36 +157,39 @@ def save_hand(table_id: str, facts: dict, token: str | None = None, limit: int |
               made_for: str | None = None) -> Added:
     """add_hand, returning also the table as this write left it and the change that logged the hand."""
     def write(conn):
-        # the table's row, locked from here (two saves can't both pass the limit), its version moved on
-        table = conn.execute(_TABLE_LOCKED, {"table_id": table_id}).first()
+        # one writer at a time from here on this table (two saves can't both pass the limit)
+        table = conn.execute(_BUMP, {"table_id": table_id}).first()
         if table is None:
             raise NotFound(table_id)
-        conn.execute(_SET_VERSION, {"table_id": table_id, "version": table.version + 1})
         setup = {"players": list(table.players), "stake": table.stake, "rules": dict(table.rules)}
         if made_for is not None and fingerprint(setup) != made_for:
             raise Moved(None)
-        last_number = conn.execute(_LAST_NUMBER, {"table_id": table_id}).scalar()
+        last = conn.execute(_LAST_HAND, {"table_id": table_id}).first()
+        last_number = last.number if last is not None else None
         # hands are numbered 0, 1, 2 … and never renumbered, so a table holds at most last + 1 of them: the
         # live ones are only counted (a read of every row) when that could reach the limit
         if (limit is not None and last_number is not None and last_number + 1 >= limit
                 and conn.execute(_LIVE, {"table_id": table_id}).scalar() >= limit):
             raise Full(limit)
         number = (last_number or 0) + 1
-        dealer = _next_dealer(conn, table_id, table)
+        # the next dealer follows the last live hand's (read apart only when the last one was deleted)
+        dealer = _next_dealer(conn, table_id, table, last if last is None or last.live else False)
         t = now()  # the setup in force now stays this hand's, whatever the table does later
         hand_id = conn.execute(_INSERT_HAND, dict(table_id=table_id, number=number, facts=facts, version=1,
                                                   created_at=t, updated_at=t, dealer=dealer, setup=setup)
                                ).inserted_primary_key[0]
         change_id = _log(conn, table_id, hand_id, "add", None, facts, token, t)
         return Added(Hand(hand_id, number, facts, 1, t, t, dealer, setup),
-                     replace(table_info(table), version=table.version + 1), Change(change_id, number, "add", t))
+                     table_info(table), Change(change_id, number, "add", t))
     done = _once(token, write)
     return done if isinstance(done, Added) else Added(done)
 
 
-def _next_dealer(conn, table_id: str, table) -> str:
-    """Return who deals the next hand at the table (`table`: its players and first dealer)."""
-    last = conn.execute(_LAST_DEALER, {"table_id": table_id}).first()
+def _next_dealer(conn, table_id: str, table, last=False) -> str:
+    """Return who deals the next hand at the table (`table`: its players and first dealer), after `last`, the
+    last live hand's row if already read (None: there is none)."""
+    if last is False:
+        last = conn.execute(_LAST_DEALER, {"table_id": table_id}).first()
     if last is None:
         return next_dealer(table.players, table.first_dealer, None)
     return next_dealer(table.players, table.first_dealer, last.dealer, (last.setup or {}).get("players"))
