@@ -209,3 +209,22 @@ def test_no_horizontal_scroll_and_big_targets_on_the_table_page(page, live_serve
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     for box in [b.bounding_box() for b in page.locator(".choice span, button, .button").all() if b.is_visible()]:
         assert box["height"] >= 44
+
+
+def test_settle_up_keeps_long_names_whole_on_a_phone(page, live_server):
+    """Settle-up in francs at 1 Rappen a point rounds to 5 Rappen, so it shows four columns (exact, in coins, the
+    rounding): Italian names of 12 and 13 letters still fit a 390 px phone whole, not broken inside the word."""
+    names = ["Massimiliano", "Gianfrancesco", "Bartolomeo"]
+    open_table(page, live_server, "scarto", names, stake="0.01")
+    for a, c in ((30, 28), (10, 40), (26, 26)):  # two players' points; Save counts the third's from the deck
+        inputs = page.locator("#hand-form input[inputmode]")
+        inputs.nth(0).fill(str(a))
+        inputs.nth(1).fill(str(c))
+        save(page)
+    page.goto(page.url.split("?")[0] + "/settle?lang=it")
+    expect(page.locator(".balances thead th.rounding")).to_be_visible(timeout=WAIT)  # the rounding column is there
+    lines = page.evaluate("""() => [...document.querySelectorAll('.balances th[scope=row]')].map(th => {
+        const range = document.createRange(); range.selectNodeContents(th);
+        return [th.innerText, new Set([...range.getClientRects()].map(r => Math.round(r.top))).size]; })""")
+    assert lines == [[n, 1] for n in names]  # each name on one line
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
