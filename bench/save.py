@@ -161,7 +161,7 @@ end
 local mine, saves, counter = {}, {}, 0
 function init(args)
   for i, t in ipairs(tables) do
-    if (i - 1) %% 2 == part then table.insert(mine, t); saves[t] = 0 end
+    if (i - 1) %% 2 == part then table.insert(mine, t); saves[t] = versions[i] end
   end
 end
 request = function()
@@ -181,9 +181,11 @@ def load(tmp: Path, app, url: str, port: int, proc) -> None:
     """Saving hands on 50 tables at once through htmx, beside a bare endpoint in the same run: as phones save
     (X-Board: only the new hand's row comes back), and the worst case (no X-Board: the whole list).
 
-    This machine's speed drifts by up to 2x over tens of seconds, so the bare endpoint is measured right
-    before and after each run, and the ratio is to their mean; the server's CPU time per request (its
-    workers' utime + stime over the requests wrk counted) gives the same ratio as the server sees it.
+    This machine's speed drifts by up to 2x over tens of seconds, so saves and the bare endpoint take turns
+    in short slices (ping, save, ping, … ping); each save slice is set against the mean of the pings just
+    before and after it, and the median of those ratios is reported with their range. The server's CPU
+    time per request (its workers' utime + stime over the requests wrk counted) gives the same ratio as
+    the server sees it, steadier than requests per second on a shared machine.
     """
     if not shutil.which("wrk"):
         print("load: wrk not installed; skipped")
@@ -198,32 +200,43 @@ def load(tmp: Path, app, url: str, port: int, proc) -> None:
     shown = re.search(r"data-etag='\"v0(\.[^\"]+)\"'", page).group(1)  # "v<version>.<role>.<language>"
     ping_url = f"http://127.0.0.1:{port}/api/v1/ping"
 
-    def saves(name, part, board, seconds=10):
+    def saves(name, part, board, seconds):
+        with app.app_context():  # each phone's page shows its table's version (X-Board) when it saves
+            before = [store.get_table(t).version for t in part]
         script = tmp / f"save_{name}.lua"
         script.write_text("tables = {" + ",".join(f'"{i}"' for i in part) + "}\n"
+                          + "versions = {" + ",".join(map(str, before)) + "}\n"
                           + (f"board = '{board}'\n" if board else "board = nil\n")
                           + f"run = '{name}'\n"  # its tokens are its own: a token used before saves nothing
                           + LUA % {"csrf": csrf, "cookie": cookie})
         result = wrk(f"http://127.0.0.1:{port}/", str(script), seconds, proc)
-        with app.app_context():
-            saved = sum(store.count_hands(t) for t in part)
+        with app.app_context():  # every save moves its table's version on by one
+            saved = sum(store.get_table(t).version for t in part) - sum(before)
         assert saved >= result["requests"], (name, saved, result["requests"])  # each answer a hand saved
         return result
 
+    def spread(values, digits):
+        return f"{statistics.median(values):.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
+
     wrk(ping_url, None, 3)  # the workers' first seconds are slow, and the database file grows on the first
     saves("warm", ids[100:], None, 5)  # saves (later runs are faster): neither is counted
+    slices, seconds = 4, 3
     for name, part, board, what in (
             ("phone", ids[:50], f'"v%d{shown}"', "as phones save (X-Board: the new row comes back)"),
             ("whole", ids[50:100], None, "without X-Board (the whole list comes back)")):
-        before = wrk(ping_url, None, 5, proc)
-        save = saves(name, part, board)
-        after = wrk(ping_url, None, 5, proc)
-        ping_rps, ping_cpu = (before["rps"] + after["rps"]) / 2, (before["cpu_ms"] + after["cpu_ms"]) / 2
-        print(f"saving hands through htmx on 50 tables at once, {what} (wrk 50 connections, 10 s):"
-              f" {save['rps']:.0f} req/s, p50 {save['p50']:.1f} ms, p99 {save['p99']:.1f} ms, {save['bad']} errors;"
-              f" bare /api/v1/ping just before and after {before['rps']:.0f} and {after['rps']:.0f} req/s:"
-              f" ratio {save['rps'] / ping_rps:.2f} (goal >= 0.15); server CPU {save['cpu_ms']:.2f} ms a save,"
-              f" {ping_cpu:.2f} ms a ping: ratio {ping_cpu / save['cpu_ms']:.2f}")
+        pings = [wrk(ping_url, None, seconds, proc)]
+        runs = []
+        for k in range(slices):
+            runs.append(saves(f"{name}{k}", part, board, seconds))
+            pings.append(wrk(ping_url, None, seconds, proc))
+        by_rps = [s["rps"] / ((a["rps"] + b["rps"]) / 2) for s, a, b in zip(runs, pings, pings[1:])]
+        by_cpu = [((a["cpu_ms"] + b["cpu_ms"]) / 2) / s["cpu_ms"] for s, a, b in zip(runs, pings, pings[1:])]
+        print(f"saving hands through htmx on 50 tables at once, {what} (wrk 50 connections; median (range) of"
+              f" {slices} slices of {seconds} s between pings): {spread([s['rps'] for s in runs], 0)} req/s,"
+              f" p50 {spread([s['p50'] for s in runs], 1)} ms, p99 {spread([s['p99'] for s in runs], 1)} ms,"
+              f" {sum(s['bad'] for s in runs)} errors; bare /api/v1/ping {spread([p['rps'] for p in pings], 0)} req/s;"
+              f" ratio {spread(by_rps, 3)} (goal >= 0.15); server CPU {spread([s['cpu_ms'] for s in runs], 2)} ms"
+              f" a save, {spread([p['cpu_ms'] for p in pings], 2)} ms a ping: ratio {spread(by_cpu, 3)}")
 
 
 SWAP_JS = """() => { window.swapped = new Promise(resolve => {
