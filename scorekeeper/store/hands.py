@@ -71,11 +71,10 @@ def table_version(table_id: str) -> int:
 
 def _bump(conn, table_id: str) -> int:
     """Lock the table row and move its version on; return the new version."""
-    row = conn.execute(select(tables.c.version).where(tables.c.id == table_id).with_for_update()).first()
+    row = conn.execute(_BUMP, {"table_id": table_id}).first()
     if row is None:
         raise NotFound(table_id)
-    conn.execute(update(tables).where(tables.c.id == table_id).values(version=row.version + 1))
-    return row.version + 1
+    return row.version
 
 
 # ---- hands ----

@@ -44,6 +44,7 @@ def chart(board) -> dict | None:
     if ks[-1] != len(rows):
         ks.append(len(rows))
     xs = [round(PAD + k * step) for k in ks]
+
     def at(k, p):  # p's running total after the first k hands
         return rows[k - 1].after_units[p] if k else 0
 
