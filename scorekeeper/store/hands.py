@@ -49,24 +49,22 @@ def create_table(game: str, players: list[str], rules: dict, stake: int, currenc
 
 def get_table(table_id: str) -> TableInfo:
     """Return a table, or raise NotFound."""
-    if not is_key(table_id):
-        raise NotFound(table_id)
-    with engine().connect() as conn:
-        row = conn.execute(_TABLE, {"table_id": table_id}).first()
-    if row is None:
-        raise NotFound(table_id)
-    return table_info(row)
+    return table_info(_table_row(_TABLE, table_id))
 
 
 def table_version(table_id: str) -> int:
     """Return the table's version (moved on by every change), or raise NotFound."""
+    return _table_row(_VERSION, table_id).version
+
+
+def _table_row(statement, table_id: str):
     if not is_key(table_id):
         raise NotFound(table_id)
     with engine().connect() as conn:
-        version = conn.execute(_VERSION, {"table_id": table_id}).scalar()
-    if version is None:
+        row = conn.execute(statement, {"table_id": table_id}).first()
+    if row is None:
         raise NotFound(table_id)
-    return version
+    return row
 
 
 def _bump(conn, table_id: str) -> int:
