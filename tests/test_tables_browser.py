@@ -163,6 +163,10 @@ def test_a_troccas_game_of_four_deals(page, live_server):
     expect(page.locator(".deal-games li").nth(1)).to_contain_text("Game 2: deal 1 of 4")
     assert totals(page)["Anna"] == ("+27", "+CHF 2.70")  # 7 + 20
     assert totals(page)["Zoë"] == ("−27", "−CHF 2.70")
+    # Anna & Cla and Ben & Zoë played together all evening: their lines lie on each other, so each is drawn
+    # thinner than the one before it (app.css) and the one below still shows along both edges
+    widths = page.locator("#chart path").evaluate_all("ps => ps.map(p => parseFloat(getComputedStyle(p).strokeWidth))")
+    assert len(widths) == 4 and all(a > b for a, b in zip(widths, widths[1:])), widths
     page.screenshot(path=f"{SHOTS}/tables-troccas.png", full_page=True)
 
 
