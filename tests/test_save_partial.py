@@ -202,3 +202,28 @@ def test_a_half_point_hand_reads_as_the_language_writes_it(client):
     assert r.status_code == 303, r.get_data(as_text=True)[:500]
     row = re.search(r'<li id="hand-1".*?</li>\s*</ol>', client.get(url).get_data(as_text=True), re.S).group(0)
     assert "40,5" in row and "40.5" not in row
+
+
+def test_a_save_answered_after_another_phone_saved_and_was_shown_is_one_state_of_the_table(client, app):
+    """Two phones save at once: ours is written (version 2), then the other's (version 3), whose page this
+    server builds and keeps before our answer is made. Our answer must be the table at one version: the one
+    kept (3, both new hands), not a board of version 3 labelled 2, whose next poll would add hand 3 again."""
+    from scorekeeper.engine.games import get_game
+    from scorekeeper.web import tables
+    url = open_table(client)
+    client.post(url + "/hands", data=hand(40, "r1"), headers=HTMX)  # hand 1: version 1, its board kept
+    shown = board_tag(client, url)
+    table_id = url.rsplit("/", 1)[1]
+    facts = {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna", "points": 50}  # as the form gives them
+    with app.app_context():
+        ours = store.save_hand(table_id, facts, "r2")  # hand 2, version 2
+    assert ours.table.version == 2
+    other = app.test_client()
+    assert other.post(url + "/hands", data=hand(30, "r3")).status_code == 303  # hand 3, version 3
+    assert other.get(url).status_code == 200  # its page: the board at version 3 is kept
+    with app.test_request_context(url + "/hands", method="POST", headers={**HTMX, "X-Board": shown}):
+        r = tables.saved(table_id, get_game("troccas"), ours, False)
+    body = r.get_data(as_text=True)
+    assert r.headers["ETag"].strip('"').startswith("v3.")
+    assert re.findall(r'<li id="(hand-\d+)" class="hand">', body) == ["hand-3", "hand-2"]  # both, each once
+    assert "Hand 2 saved" in body  # this phone's own hand is the one said

@@ -150,7 +150,10 @@ def saved(table_id, game, written: store.Added, aid_used: bool):
     this shows, which the page's poll asks from: the version this save made (a later change on another
     phone comes with the next poll), or for a form posted twice, the table's as it is now.
     """
-    if written.table is not None:  # nothing to read back: the table, the hand and the last change as written
+    if written.table is not None and board.kept_at(written.table) == written.table.version - 1:
+        # the board kept here was the table just before this write, and the write added this hand and nothing
+        # else: nothing to read back (the table, the hand and the last change as written). A board kept at
+        # another version, or none, reads the table as it is now, so what comes back is one state of it.
         table, last = written.table, written.change
         board.written(table.id, table.version - 1, table.version, [written.hand])
     else:
