@@ -108,6 +108,19 @@ def test_the_chart_kept_with_the_rows_draws_what_every_running_total_says(app):
             in got["words"]
 
 
+def test_a_board_built_after_a_save_meanwhile_shows_the_table_its_hands_are_of(app):
+    """A request reads the table, another phone saves, then the request builds its board from the hands: the
+    board must say the version its hands are of (b.table), or a watcher's next poll adds hand 2 a second time."""
+    with app.app_context(), app.test_request_context():
+        table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
+        store.add_hand(table.id, {**HAND, "points": 40}, "s1")
+        seen = store.get_table(table.id)  # version 1
+        store.add_hand(table.id, {**HAND, "points": 30}, "s2")  # version 2, saved before the board is built
+        b = board.current(seen)  # no board kept yet: built from the hands as they are now
+        assert (b.table.version, len(b.rows)) == (2, 2)
+        assert board.kept_at(seen) == 2 and board.current(store.get_table(table.id)) is b  # kept as version 2
+
+
 def test_a_change_of_the_table_is_never_extended_over(app):
     with app.app_context(), app.test_request_context():
         table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)

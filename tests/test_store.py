@@ -80,6 +80,18 @@ def test_after_the_last_hand_is_deleted_the_deal_follows_the_last_live_hand(db_a
     assert (again.hand.number, again.hand.dealer) == (4, "Zoë")  # after Cla; numbers are never reused
 
 
+def test_hands_at_reads_the_version_with_its_hands(db_app):
+    table = new_table()
+    assert store.hands_at(table.id) == (0, [])  # no hands yet: the table's row alone
+    store.add_hand(table.id, HAND, "h1")
+    store.add_hand(table.id, OTHER, "h2")
+    store.delete_hand(table.id, 1, "h1-del")  # live hands only
+    at, hands = store.hands_at(table.id)
+    assert at == 3 and [(h.number, h.facts) for h in hands] == [(2, OTHER)] == \
+        [(h.number, h.facts) for h in store.list_hands(table.id)]
+    assert store.hands_at("no-such-table") == (None, [])
+
+
 def test_edit_checks_the_version_and_counts_up(db_app):
     table = new_table()
     store.add_hand(table.id, HAND, "a")

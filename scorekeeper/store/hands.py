@@ -89,6 +89,21 @@ def list_hands(table_id: str) -> list[Hand]:
     return [_hand(r) for r in rows if r.facts is not None]
 
 
+_HANDS_AT = (select(tables.c.version.label("at"), *hands.c)
+             .select_from(tables.outerjoin(hands, (hands.c.table_id == tables.c.id) & hands.c.facts.is_not(None)))
+             .where(tables.c.id == _TABLE_ID).order_by(hands.c.number))
+
+
+def hands_at(table_id: str) -> tuple[int | None, list[Hand]]:
+    """Return (the table's version, its live hands in order of play), read by one statement: the hands are
+    that version's, whatever is saved meanwhile. The version is None if there is no such table."""
+    with engine().connect() as conn:
+        rows = conn.execute(_HANDS_AT, {"table_id": table_id}).all()
+    if not rows:
+        return None, []
+    return rows[0].at, [_hand(r) for r in rows if r.facts is not None]
+
+
 def count_hands(table_id: str, conn=None) -> int:
     """Return how many live hands the table has."""
     query = select(func.count()).select_from(hands).where(hands.c.table_id == table_id, hands.c.facts.is_not(None))

@@ -300,6 +300,8 @@ def written(table_id: str, since: int, now_at: int, added: list) -> None:
 def current(table) -> Board:
     """Return the board the table page and every watcher show, built once per version of the table.
 
+    Its `table` is the table it shows: `table`, or the table as it is now if something was saved since
+    `table` was read and the board had to be built from the hands (the caller shows b.table, not its own).
     Kept per app (never across apps), one board per table and language: any change moves the version
     on, so a kept board is never stale and an older version's board is dropped. Bounded by the hands
     the kept boards hold; a lock keeps the threads of a worker from tripping over each other.
@@ -320,11 +322,20 @@ def current(table) -> Board:
         if added and now_at == version and found[1].rows and added[0].number > found[1].rows[-1].hand.number:
             b = extend(found[1], table, added)
     if b is None:
-        hands = store.list_hands(table.id)
+        at, hands = store.hands_at(table.id)
+        for _try in range(3):
+            if at is None or at == table.version:  # (None: no such table now; nothing newer to show)
+                break
+            # saved meanwhile, since `table` was read: the board is of the table as the hands were read (b.table,
+            # its version with it), never newer hands under an older version, whose next poll would add them twice
+            table = store.get_table(table.id)
+            at, hands = store.hands_at(table.id)
         b = build(table, hands, latest(len(hands)))
     with _KEEPING:
-        kept[key] = (version, b)
-        kept.move_to_end(key)
+        newer = kept.get(key)
+        if newer is None or newer[0] <= b.table.version:  # a board another thread kept meanwhile may be newer
+            kept[key] = (b.table.version, b)
+            kept.move_to_end(key)
         while len(kept) > 1 and sum(len(v[1].rows) for v in kept.values()) > ROWS_KEPT:
             kept.popitem(last=False)
     return b

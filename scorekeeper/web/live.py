@@ -148,7 +148,8 @@ def table_of(table_id: str):
 
 def scoreboard(table) -> dict:
     """Return what the scoreboard partials (_totals, _hands) need to render the table."""
-    return dict(table=table, game=get_game(table.game), b=board.current(table))
+    b = board.current(table)
+    return dict(table=b.table, game=get_game(table.game), b=b)  # b.table: the table the board shows
 
 
 def etag(version: int) -> str:
@@ -249,8 +250,8 @@ def board_region(table_id):
     if shown == version:
         response = Response(status=304)
     else:
-        table = load(table_id)
-        parts = scoreboard(table)
+        parts = scoreboard(load(table_id))
+        table = parts["table"]
         count = only_added(table, parts["b"], shown) if added else None
         if count:
             # only hands were added since the phone's version: their rows, the totals and the chart

@@ -101,6 +101,7 @@ def page(table, game, form, status=200, message=None, preview=None, engine_error
     """Render the table page: the new-hand form above the scoreboard."""
     message = message or next(iter(get_flashed_messages(category_filter=["message"])), None)
     b = board.current(table)
+    table = b.table  # the table the board shows (newer if something was saved since it was read)
     return render_template("table.html", table=table, game=game, form=form, b=b,
                            last=store.last_change(table.id), message=message, preview=preview,
                            engine_error=engine_error, said=said(b),
@@ -160,6 +161,7 @@ def saved(table_id, game, written: store.Added, aid_used: bool):
         table = store.get_table(table_id)
         last = store.last_change(table.id)
     b = board.current(table)
+    table = b.table  # the table the board shows (newer if something was saved since it was read)
     number = written.hand.number
     row = next((r for r in reversed(b.rows) if r.hand.number == number), None)  # gone if undone meanwhile
     said_line = saying(row, "saved") if row is not None else None
