@@ -157,10 +157,10 @@ def saved(table_id, game, written: store.Added, aid_used: bool):
         # another version, or none, reads the table as it is now, so what comes back is one state of it.
         table, last = written.table, written.change
         board.written(table.id, table.version - 1, table.version, [written.hand])
+        b = board.current(table)
     else:
-        table = store.get_table(table_id)
-        last = store.last_change(table.id)
-    b = board.current(table)
+        b = board.current(store.get_table(table_id))
+        last = store.last_change(table_id)  # read after the board: Undo names its last change or a later one
     table = b.table  # the table the board shows (newer if something was saved since it was read)
     number = written.hand.number
     row = next((r for r in reversed(b.rows) if r.hand.number == number), None)  # gone if undone meanwhile
