@@ -281,15 +281,6 @@ def added_since(table_id: str, since: int, now_at: int):
     return memo[key]
 
 
-def kept_at(table) -> int | None:
-    """Return the version of the board kept for this table in this language, if one is kept."""
-    from flask import current_app
-    key = (table.id, l10n.locale_id(), l10n.locale_id(table.currency))
-    with _KEEPING:
-        found = current_app.extensions.get("boards", {}).get(key)
-    return found[0] if found is not None else None
-
-
 def written(table_id: str, since: int, now_at: int, added: list) -> None:
     """Note that this request's own write moved the table from version `since` to `now_at` by adding `added`
     (and nothing else: it held the table's lock), so that added_since needn't read back what it just wrote."""

@@ -151,14 +151,13 @@ def saved(table_id, game, written: store.Added, aid_used: bool):
     this shows, which the page's poll asks from: the version this save made (a later change on another
     phone comes with the next poll), or for a form posted twice, the table's as it is now.
     """
-    if written.table is not None and board.kept_at(written.table) == written.table.version - 1:
-        # the board kept here was the table just before this write, and the write added this hand and nothing
-        # else: nothing to read back (the table, the hand and the last change as written). A board kept at
-        # another version, or none, reads the table as it is now, so what comes back is one state of it.
-        table, last = written.table, written.change
-        board.written(table.id, table.version - 1, table.version, [written.hand])
-        b = board.current(table)
-    else:
+    if written.table is not None:
+        # nothing to read back: the table, the hand and the last change as this write left them (the board kept
+        # at the version before it is extended by this hand alone), unless the table has moved on since
+        board.written(table_id, written.table.version - 1, written.table.version, [written.hand])
+        b = board.current(written.table)
+        last = written.change if b.table.version == written.table.version else store.last_change(table_id)
+    else:  # the same form posted again: the table as it is now
         b = board.current(store.get_table(table_id))
         last = store.last_change(table_id)  # read after the board: Undo names its last change or a later one
     table = b.table  # the table the board shows (newer if something was saved since it was read)
