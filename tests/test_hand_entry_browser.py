@@ -2,7 +2,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from test_tables_browser import WAIT, choose, group, open_table, totals
+from test_tables_browser import WAIT, choose, group, open_table, saved_and_settled, totals
 
 pytestmark = pytest.mark.browser
 
@@ -108,7 +108,7 @@ def test_after_a_save_the_form_is_ready_for_the_next_hand(page, live_server):
     open_table(page, live_server, "troccas", ["Anna", "Ben", "Cla", "Zoë"])
     token = page.locator("#hand-form input[name=token]").input_value()
     page.fill("input[name=points]", "40")
-    page.locator("button.save").click()
+    saved_and_settled(page, lambda: page.locator("button.save").click())
     expect(page.locator(".saved")).to_contain_text("Hand 1 saved", timeout=WAIT)
     # the phone reset its own form (the answer didn't resend it): empty points, no preview, a fresh token
     expect(page.locator("input[name=points]")).to_have_value("")
@@ -127,7 +127,7 @@ def test_the_hand_list_stays_newest_first_when_answers_cross(page, live_server):
     open_table(page, live_server, "troccas", ["Anna", "Ben", "Cla", "Zoë"])
     for points in ("40", "30"):
         page.fill("input[name=points]", points)
-        page.locator("button.save").click()
+        saved_and_settled(page, lambda: page.locator("button.save").click())
         expect(page.locator("#hands .hand-list > li")).to_have_count(1 if points == "40" else 2, timeout=WAIT)
     page.evaluate("""() => {
       const list = document.querySelector('#hands .hand-list');

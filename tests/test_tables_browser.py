@@ -32,12 +32,21 @@ def choose(page, legend, text):
 
 
 def save(page):
-    """Tap Save and wait for the new page with one more hand on it."""
-    before = page.locator(".hand-list > li").count()
+    """Tap Save and wait for one more hand on the page, settled (saved_and_settled)."""
     expect(page.locator("#preview .sentence")).to_be_visible(timeout=WAIT)  # read the result, then tap
-    page.locator("button.save").click()
-    expect(page.locator(".hand-list > li")).to_have_count(before + 1, timeout=WAIT)
+    saved_and_settled(page, lambda: page.locator("button.save").click())
     expect(page.locator(".hand-form h2")).to_be_visible(timeout=WAIT)
+
+
+def saved_and_settled(page, tap):
+    """Do `tap` (a Save) and wait until the page holds one more hand and is still: static/tables.js scrolls to the
+    line saying the hand once the answer has settled, and only then counts the hands (#table's data-hands). A tap
+    made before that could land on whatever the scroll moves under it, as a finger can't, 20 ms after the answer.
+    (A poll doesn't count them: hands saved on other phones meanwhile make it more than one up.)"""
+    hands = int(page.locator("#table").get_attribute("data-hands"))
+    tap()
+    expect(page.locator("#table")).not_to_have_attribute("data-hands", str(hands), timeout=WAIT)
+    assert int(page.locator("#table").get_attribute("data-hands")) > hands
 
 
 def totals(page):
