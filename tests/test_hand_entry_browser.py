@@ -68,7 +68,7 @@ def test_deleting_hand_2_of_5_keeps_every_dealer(page, live_server):
     open_table(page, live_server, "troccas", ["Anna", "Ben", "Cla", "Zoë"])  # Anna deals first
     for i in range(5):
         page.fill("input[name=points]", str(30 + i))
-        page.locator("button.save").click()
+        saved_and_settled(page, lambda: page.locator("button.save").click())
         expect(page.locator(".hand-list > li")).to_have_count(i + 1, timeout=WAIT)
     dealt = page.locator(".hand-head .muted")
     # newest first: hands 5 … 1 were dealt by Anna, Zoë, Cla, Ben, Anna (the deal passes down the list)

@@ -15,6 +15,7 @@ from werkzeug.serving import make_server
 
 from scorekeeper import create_app
 from scorekeeper.web.live import lan_address
+from test_tables_browser import saved_and_settled
 
 pytestmark = pytest.mark.browser
 SHOTS = "/tmp"
@@ -66,7 +67,7 @@ def troccas_hand(page, points, partner="Cla"):
 def save_online(page):
     before = page.locator("#hands .hand-list > li").count()
     expect(page.locator("#preview .sentence")).to_be_visible(timeout=WAIT)  # read the result, then tap
-    page.locator("button.save").click()
+    saved_and_settled(page, lambda: page.locator("button.save").click())
     expect(page.locator("#hands .hand-list > li")).to_have_count(before + 1, timeout=WAIT)
 
 

@@ -3,7 +3,7 @@ player joins at hand 4, the stake doubles at hand 6, one player leaves at hand 8
 import pytest
 from playwright.sync_api import expect
 
-from test_tables_browser import WAIT, choose, open_table, totals
+from test_tables_browser import WAIT, choose, open_table, saved_and_settled, totals
 
 pytestmark = pytest.mark.browser
 
@@ -11,7 +11,7 @@ pytestmark = pytest.mark.browser
 def troggu_hand(page, declarer, points, n):
     choose(page, "Tappist or soloist", declarer)
     page.fill("input[name=points]", str(points))
-    page.locator("button.save").click()
+    saved_and_settled(page, lambda: page.locator("button.save").click())
     expect(page.locator(".hand-list > li")).to_have_count(n, timeout=WAIT)
 
 
@@ -60,7 +60,7 @@ def test_a_troggu_evening_that_changes(page, live_server):
 def test_this_phones_tables_are_told_apart_and_a_finished_one_opens_on_its_settle_up(page, live_server):
     open_table(page, live_server, "troccas", ["Anna", "Ben", "Cla", "Zoë"])
     page.fill("input[name=points]", "40")
-    page.locator("button.save").click()
+    saved_and_settled(page, lambda: page.locator("button.save").click())  # this phone's list counts it then
     expect(page.locator(".hand-list > li")).to_have_count(1, timeout=WAIT)
     page.goto(live_server + "/")
     entry = page.locator("#my-tables li").first
