@@ -83,10 +83,7 @@ def _hand(row) -> Hand:
 
 def list_hands(table_id: str) -> list[Hand]:
     """Return the table's live hands in order of play."""
-    with engine().connect() as conn:
-        rows = conn.execute(select(hands).where(hands.c.table_id == table_id, hands.c.facts.is_not(None))
-                            .order_by(hands.c.number)).all()
-    return [_hand(r) for r in rows if r.facts is not None]
+    return hands_at(table_id)[1]
 
 
 _HANDS_AT = (select(tables.c.version.label("at"), *hands.c)
@@ -184,8 +181,9 @@ def save_hand(table_id: str, facts: dict, token: str | None = None, limit: int |
                 and conn.execute(_LIVE, {"table_id": table_id}).scalar() >= limit):
             raise Full(limit)
         number = (last_number or 0) + 1
-        # the next dealer follows the last live hand's (read apart only when the last one was deleted)
-        dealer = _next_dealer(conn, table_id, table, last if last is None or last.live else False)
+        if last is not None and not last.live:  # the last one was deleted: the deal follows the last live hand
+            last = conn.execute(_LAST_DEALER, {"table_id": table_id}).first()
+        dealer = _next_dealer(table, last)
         t = now()  # the setup in force now stays this hand's, whatever the table does later
         hand_id = conn.execute(_INSERT_HAND, dict(table_id=table_id, number=number, facts=facts, version=1,
                                                   created_at=t, updated_at=t, dealer=dealer, setup=setup)
@@ -197,11 +195,9 @@ def save_hand(table_id: str, facts: dict, token: str | None = None, limit: int |
     return done if isinstance(done, Added) else Added(done)
 
 
-def _next_dealer(conn, table_id: str, table, last=False) -> str:
-    """Return who deals the next hand at the table (`table`: its players and first dealer), after `last`, the
-    last live hand's row if already read (None: there is none)."""
-    if last is False:
-        last = conn.execute(_LAST_DEALER, {"table_id": table_id}).first()
+def _next_dealer(table, last) -> str:
+    """Return who deals the next hand at the table (`table`: its players and first dealer) after `last`, the
+    last live hand's row (its dealer and setup; None: there is none)."""
     if last is None:
         return next_dealer(table.players, table.first_dealer, None)
     return next_dealer(table.players, table.first_dealer, last.dealer, (last.setup or {}).get("players"))
