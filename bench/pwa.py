@@ -119,6 +119,9 @@ def offline_hand(page, points: int):
 
 
 def short(path: str) -> str:
+    path = path.split("?")[0]
+    if path.startswith("/count/") and path.endswith("/aid"):
+        return "the counting aid's cards"
     return "table page" if path.startswith("/t/") else path.rsplit("/", 1)[-1] or "/"
 
 

@@ -491,6 +491,8 @@
 
   document.body.addEventListener("htmx:afterRequest", function (e) {
     var xhr = e.detail.xhr;
+    // the counting aid's cards come from this phone's caches as often as from the server: not a sign of it
+    if (/^\/count\/[^/]+\/aid\?/.test((e.detail.pathInfo || {}).requestPath || "")) { return; }
     if (xhr && xhr.status === 286 && tableKey()) { forget(tableKey()); }  // the link was turned off: its pages go
     if (xhr && xhr.status > 0 && xhr.status < 500) {
       heard = Date.now();

@@ -592,3 +592,26 @@ def test_an_unchanged_table_opened_again_costs_a_304_and_its_forms_get_new_token
         assert page.locator("html").get_attribute("data-renewed") is None
     finally:
         server.shutdown()
+
+
+def test_the_cards_to_tap_open_offline_and_a_tapped_hand_is_counted_when_it_is_sent(phones, live_server):
+    anna = phones()
+    table = open_troccas(anna, live_server)
+    under_worker(anna)  # the table page kept; the counting aid's cards, fetched once, kept like a file
+    anna.wait_for_function("""async () => { for (const n of await caches.keys()) {
+        if ((await (await caches.open(n)).keys()).some(r => r.url.includes('/count/troccas/aid?'))) return true; }
+      return false; }""", timeout=WAIT)
+    anna.context.set_offline(True)
+    anna.reload()
+    expect(anna.locator("#net")).to_contain_text("Offline", timeout=WAIT)
+    anna.locator("fieldset", has=anna.locator("legend", has_text="Anna plays with")).get_by_text("Cla", exact=True).click()
+    anna.get_by_text("Count the cards instead").click()
+    anna.locator("#count-aid").get_by_text("Anna's team").click()
+    anna.locator("details.tap-cards > summary").click()
+    for card in ("SW-K", "CU-Q", "BA-J", "T5"):
+        anna.locator("label.card", has=anna.locator(f"input[value='{card}']")).click()
+    save_offline(anna)  # the points left empty: Save counts the tapped cards when the hand is sent
+    anna.context.set_offline(False)
+    expect(anna.locator("#waiting li")).to_have_count(0, timeout=WAIT)
+    # SW-K, CU-Q, BA-J, T5: one group of four, 5 + 4 + 2 + 1 = 12 - 3 = 9 (docs/rules.md §1), as test_tables counts
+    assert points_on_server(anna, table) == [9]

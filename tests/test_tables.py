@@ -331,10 +331,15 @@ def test_any_posted_table_or_hand_form_gets_an_answer_never_a_500(client):
     posted()
 
 
+def aid_url(page: str) -> str:
+    """The address a table page's new-hand form fetches the counting aid's cards from."""
+    return re.search(r'class="aid-wait" hx-get="([^"]+)"', page).group(1).replace("&amp;", "&")
+
+
 def test_tapped_cards_fill_the_points(client):
     url = open_table(client)
     page = client.get(url).get_data(as_text=True)
-    assert 'name="card" value="SW-K"' in page  # the deck to tap, as on the counting page
+    assert 'name="card" value="SW-K"' in client.get(aid_url(page)).get_data(as_text=True)  # as on the counting page
     # Anna's team tapped SW-K, CU-Q, BA-J, T5: one group of four, 5 + 4 + 2 + 1 = 12 - 3 = 9 (docs/rules.md §1)
     page = client.post(url + "/hands", data={"action": "count", "count_of": "first", "partner": "Cla",
                                              "card": ["SW-K", "CU-Q", "BA-J", "T5"]}).get_data(as_text=True)
@@ -422,3 +427,52 @@ def test_a_huge_number_in_a_house_rule_list_gets_the_rule_message(client):
     r = client.post("/tables/new/french_tarot", data=data)
     assert r.status_code == 200
     assert "Write 3 whole numbers separated by commas." in r.get_data(as_text=True)
+
+
+SCARTO = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "first_dealer": "0", "stake": "0.10",
+          "currency": "CHF"}
+
+
+def test_the_counting_aids_cards_are_fetched_once_not_sent_with_every_page(client):
+    url = open_table(client)
+    page = client.get(url).get_data(as_text=True)
+    assert '<details class="count" id="count-aid">' in page and 'name="card"' not in page and 'name="c_kings"' not in page
+    aid = aid_url(page)
+    assert aid.startswith("/count/troccas/aid?") and url.rsplit("/", 1)[1] not in aid  # no table's key in it
+    r = client.get(aid)
+    cards = r.get_data(as_text=True)
+    assert r.status_code == 200 and r.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert 'name="card" value="SW-K"' in cards and 'name="c_kings"' in cards and "Anna" not in cards
+    assert "hx-post" not in cards  # its buttons submit the hand form, whose own hx-post sends them
+    # any other version of it is asked again each time, never kept under a name it doesn't match
+    assert client.get(aid.replace("v=", "v=0")).headers["Cache-Control"] == "no-cache"
+    # another table of the same game and rules fetches the same; other house rules or another language, another
+    assert aid_url(client.get(open_table(client)).get_data(as_text=True)) == aid
+    other = aid_url(client.get(open_table(client, data={**TROCCAS, "rule_all_tricks_take_scart": ""}))
+                    .get_data(as_text=True))
+    assert other != aid and "%22all_tricks_take_scart%22:false" in other.replace("%3A", ":")
+    german = aid_url(client.get(url + "?lang=de").get_data(as_text=True))
+    assert german.split("v=")[0] == aid.split("v=")[0] and german != aid
+    assert "Antippen" in client.get(german).get_data(as_text=True)
+
+
+def test_a_posted_form_brings_its_counting_aid_back_with_what_was_tapped(client):
+    url = open_table(client)
+    page = client.post(url + "/hands", data={"action": "count", "count_of": "first", "card": ["SW-K"]},
+                       headers={"HX-Request": "true", "HX-Target": "hand-form"}).get_data(as_text=True)
+    assert "aid-wait" not in page and re.search(r'name="card" value="SW-K"[^>]*checked', page)
+    assert 'value="count" hx-post="' + url + '/hands"' in page  # posted as before, from the form it is in
+
+
+@pytest.mark.parametrize("address", ["/count/nope/aid", "/count/troccas/aid?rules=%5B1%5D",
+                                     "/count/troccas/aid?rules=%7B%22zz%22:1%7D", "/count/troccas/aid?rules=%7B",
+                                     "/count/triomphe_forcee/aid"])
+def test_no_counting_aid_for_no_game_bad_rules_or_a_game_of_tricks(client, address):
+    assert client.get(address).status_code == 404
+
+
+def test_a_scarto_table_fetches_its_own_games_cards(client):
+    page = client.get(open_table(client, "scarto", {**SCARTO, "rule_honour_trump": "T20"})).get_data(as_text=True)
+    aid = aid_url(page)
+    assert aid.startswith("/count/scarto/aid?") and "T20" in aid
+    assert 'name="card" value="T21"' in client.get(aid).get_data(as_text=True)

@@ -6,11 +6,15 @@ count fills them, so the preview (which does the same) says what Save records.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
+from types import SimpleNamespace
 
+from flask import render_template, url_for
 from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
 
 from ..engine.cards import parse_pile
 from ..engine.errors import ScoreError
@@ -99,6 +103,31 @@ def _classes(game_id: str, rules: str, language: str) -> tuple:
     sizes = class_sizes(game, resolved)
     return tuple(dict(name=c, label=say(class_label(game, c, resolved)), size=sizes[c], segmented=sizes[c] <= SEGMENTED)
                  for c in CLASSES if sizes[c])
+
+
+def url(table) -> str:
+    """Return the address a table page's new-hand form fetches the aid's classes and cards from (_count_aid.html).
+
+    No table's key is in it: they are the same for every table of the game and house rules. Its `v` is a
+    digest of what it holds, in this language, so the browser and the worker keep it for a year, and a new
+    version of the app, of its words or of the rules is a new address.
+    """
+    rules = json.dumps(table.rules, sort_keys=True, separators=(",", ":"))
+    return url_for("tables.aid", game_id=table.game, rules=rules, v=fragment(table.game, rules)[1])
+
+
+def fragment(game_id: str, rules: str) -> tuple[str, str]:
+    """Return the aid's classes and cards, empty, for a game and house rules (`rules`: as JSON) in this request's
+    language, and a digest of them."""
+    return _fragment(game_id, rules, locale_id())
+
+
+@lru_cache(maxsize=256)
+def _fragment(game_id: str, rules: str, language: str) -> tuple[str, str]:
+    game = get_game(game_id)
+    table = SimpleNamespace(game=game_id, rules=json.loads(rules))  # all the fragment reads of a table
+    html = render_template("_count_aid.html", game=game, table=table, aid=start(game, table, MultiDict()))
+    return html, hashlib.sha256(html.encode()).hexdigest()[:12]
 
 
 def wanted(formdata) -> bool:

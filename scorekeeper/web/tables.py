@@ -23,6 +23,7 @@ from . import board, count_aid, hand_form, live
 from .chart import chart
 from .stats import numbers
 from .house_rules import option_title
+from .pwa import YEAR
 from .table_form import digits, new_token, table_form_class
 
 bp = Blueprint("tables", __name__)
@@ -49,7 +50,7 @@ def helpers():
             "hand_layout": hand_form.layout, "hand_errors": hand_form.errors, "count_tally": count_aid.tally,
             "evening_chart": lambda b: b.once("chart", chart), "house_rule_title": option_title,
             "evening_numbers": lambda b: b.once("numbers", numbers),
-            "page_size": board.PAGE}
+            "page_size": board.PAGE, "aid_url": count_aid.url}
 
 
 def deck_for(table) -> list[dict]:
@@ -230,6 +231,25 @@ def add(table_id):
                                preview=preview, engine_error=engine_error, aid=aid)
     return page(table, game, form, preview=preview, engine_error=engine_error,
                 aid=aid)
+
+
+@bp.get("/count/<game_id>/aid")
+def aid(game_id):
+    """The counting aid's classes and cards, empty, for a game and house rules: what a table page's new-hand form
+    fetches (count_aid.url); kept for a year when asked by the digest of what it is now."""
+    try:
+        game = get_game(game_id)
+        rules = json.loads(request.args.get("rules", "{}"))
+        resolve_rules(game, rules if isinstance(rules, dict) else None)
+    except ValueError:  # no such game or house rule (a ScoreError), or no JSON
+        abort(404)
+    if not isinstance(rules, dict) or game.counting == "tricks":
+        abort(404)  # no cards to count in a game of tricks
+    html, digest = count_aid.fragment(game.id, json.dumps(rules, sort_keys=True, separators=(",", ":")))
+    response = make_response(html)
+    response.headers["Cache-Control"] = (f"public, max-age={YEAR}, immutable" if request.args.get("v") == digest
+                                         else "no-cache")
+    return response
 
 
 @bp.post("/t/<table_id>/preview")
