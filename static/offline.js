@@ -4,13 +4,14 @@
 // waiting to send, and sent by itself, in order, as soon as the server answers again: each with its
 // form's idempotency token (a resend is never recorded twice) and a fresh CSRF token (GET /csrf). A change
 // the server refuses stays, with the server's own reason, until it is fixed or discarded: the changes of
-// that table behind it wait for it. Every text comes from #net's data attributes (translated there).
+// that table behind it wait for it. Every text comes translated: from /offline-words.js (SK_WORDS, loaded
+// before this script) and, for the few only a scorer's page needs, #net's data attributes.
 (function () {
   "use strict";
   var KEY = "scorekeeper.outbox", PAGES = "sk-pages", RETRY = 5000;
   var net = document.getElementById("net");
   if (!net) { return; }
-  var T = net.dataset, savedAt = +document.documentElement.dataset.savedAt || 0;
+  var T = Object.assign({}, window.SK_WORDS, net.dataset), savedAt = +document.documentElement.dataset.savedAt || 0;
   var down = false, sending = false, heard = savedAt || Date.now(), note = "", shown = null;
   var CHANGE = /^\/t\/([^/]+)\/(hands(?:\/(\d+)(\/delete)?)?|undo)$/;
 

@@ -9,7 +9,7 @@
 var BUILD = {};
 var STATIC = "sk-static-" + BUILD.version, PAGES = "sk-pages", WAIT = 10000;
 var CHANGE = /^\/t\/([^/]+)\/(hands(\/\d+(\/delete)?)?|undo)$/;  // the posts static/offline.js queues
-var AID = /^\/count\/[^/]+\/aid$/;  // the counting aid's cards a table's form fetches: kept like a file
+var KEPT = /^\/(count\/[^/]+\/aid|offline-words\.js)$/;  // the counting aid's cards, offline.js's texts: like files
 
 self.addEventListener("install", function (e) {
   e.waitUntil(caches.open(STATIC).then(function (c) { return c.addAll(BUILD.assets); })
@@ -38,7 +38,7 @@ self.addEventListener("fetch", function (e) {
   if (req.method !== "GET") { return; }
   if (req.mode === "navigate") {
     e.respondWith(page(e, req));
-  } else if (url.pathname.indexOf("/static/") === 0 || AID.test(url.pathname)) {
+  } else if (url.pathname.indexOf("/static/") === 0 || KEPT.test(url.pathname)) {
     e.respondWith(asset(req));
   }
 });

@@ -1,6 +1,7 @@
 """Installable and offline, through the test client (issue 14): the manifest and its icons, the service
 worker at the site root (allowed by the CSP, no inline script anywhere), content-hashed static URLs cached
 for a year, the offline page, the CSRF token the offline queue sends with, the icons the script draws."""
+import json
 import re
 from pathlib import Path
 
@@ -104,7 +105,24 @@ def test_the_offline_queue_posts_like_a_form_with_its_token_and_a_fresh_csrf_tok
 def test_the_home_page_offers_to_remove_a_table_in_the_players_language(client):
     page = client.get("/?lang=de").get_data(as_text=True)
     assert 'data-remove="Entfernen"' in page
-    assert 'data-waiting-title="Auf diesem Telefon gespeichert' in page
+    words = re.search(r'<script src="(/offline-words\.js\?v=\w+)" defer></script>', page).group(1)
+    assert "Auf diesem Telefon gespeichert" in client.get(words).get_data(as_text=True).encode().decode("unicode_escape")
+
+
+def test_the_offline_texts_come_once_in_the_pages_language_not_with_every_page(client):
+    page = client.get("/").get_data(as_text=True)
+    assert "data-offline=" not in page and "Offline: what you save is kept on this phone." not in page
+    # before offline.js, which reads them (both deferred: they run in this order)
+    assert page.index("/offline-words.js?v=") < page.index("/static/offline.js?v=")
+    english = re.search(r'src="(/offline-words\.js\?v=\w+)"', page).group(1)
+    r = client.get(english)
+    assert r.status_code == 200 and r.mimetype == "text/javascript"
+    assert r.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    said = json.loads(r.get_data(as_text=True).removeprefix("window.SK_WORDS=").removesuffix(";"))
+    assert said["offline"] == "Offline: what you save is kept on this phone." and said["waitingMany"] == "{n} changes waiting to send."
+    french = re.search(r'src="(/offline-words\.js\?v=\w+)"', client.get("/?lang=fr").get_data(as_text=True)).group(1)
+    assert french != english  # another language, another address: each kept under what it says
+    assert client.get(english.replace("v=", "v=0")).headers["Cache-Control"] == "no-cache"
 
 
 def test_the_committed_icons_are_what_the_script_draws(tmp_path):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from functools import lru_cache
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
@@ -22,6 +23,7 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 
 from . import precompressed
+from .l10n import locale_id
 
 bp = Blueprint("pwa", __name__)
 
@@ -66,7 +68,30 @@ def hashed(endpoint, values):
 
 @bp.app_context_processor
 def helpers():
-    return {"static_url": static_url, "theme_colour": THEME}
+    return {"static_url": static_url, "theme_colour": THEME, "words_url": words_url}
+
+
+def words_url() -> str:
+    """Return the address of static/offline.js's texts in this request's language, named by their digest."""
+    return url_for("pwa.words", v=_words(locale_id())[1])
+
+
+@lru_cache(maxsize=16)
+def _words(language: str) -> tuple[bytes, str]:
+    """Return the words script in a language (the request's: `language` keys it) and its digest."""
+    body = f"window.SK_WORDS={render_template('_offline_words.html').strip()};".encode()
+    return body, hashlib.sha256(body).hexdigest()[:12]
+
+
+@bp.get("/offline-words.js")
+def words():
+    """static/offline.js's texts (_offline_words.html): the same on every page in a language, so they come once
+    and are kept a year (and by the worker, like a file) under the digest of what they say."""
+    body, digest = _words(locale_id())
+    response = Response(body, mimetype="text/javascript")
+    response.headers["Cache-Control"] = (f"public, max-age={YEAR}, immutable" if request.args.get("v") == digest
+                                         else "no-cache")
+    return response
 
 
 @bp.after_app_request
