@@ -118,6 +118,7 @@ def test_the_offline_texts_come_once_in_the_pages_language_not_with_every_page(c
     r = client.get(english)
     assert r.status_code == 200 and r.mimetype == "text/javascript"
     assert r.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert "Content-Security-Policy" not in r.headers  # a document's policy: on a script it governs nothing
     said = json.loads(r.get_data(as_text=True).removeprefix("window.SK_WORDS=").removesuffix(";"))
     assert said["offline"] == "Offline: what you save is kept on this phone." and said["waitingMany"] == "{n} changes waiting to send."
     french = re.search(r'src="(/offline-words\.js\?v=\w+)"', client.get("/?lang=fr").get_data(as_text=True)).group(1)

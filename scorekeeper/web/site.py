@@ -100,7 +100,7 @@ def install(app: Flask) -> None:
             # a fragment htmx puts into a page already open: the page's own CSP, framing and referrer rules
             # govern it (they are document headers; a navigation never sends HX-Request): ~250 bytes a save
             return response
-        if not (request.endpoint == "static" and response.mimetype in ("text/javascript", "text/css")):
+        if not (request.endpoint in ("static", "pwa.words") and response.mimetype in ("text/javascript", "text/css")):
             # a document's policy (and a worker's: /sw.js keeps it); on a script or a style sheet it governs
             # nothing, and is ~250 bytes a file
             response.headers.setdefault("Content-Security-Policy", CSP)
