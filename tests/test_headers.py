@@ -276,3 +276,23 @@ def test_csv_cells_starting_with_a_tab_or_carriage_return_are_defused(csrf_app):
     rows = read_csv(client, f"/t/{table.id}")
     assert_no_formula(rows)
     assert rows[0][3:5] == ["'\t=1+1 (units)", "'\r=1+1 (units)"]
+
+
+def test_a_release_that_changes_only_a_template_is_a_new_page_for_a_phone_that_kept_the_old(app, client, tmp_path):
+    """A phone's worker asks for a table's page with the tag of the page it kept (web/live.py page_tag). A new
+    release whose change is in a template alone (the static files, and so the worker, unchanged) must answer
+    with the new page, not a 304 that shows the old markup."""
+    import shutil
+
+    from scorekeeper.web import pwa
+    url = open_table(client)
+    tag = client.get(url).headers["ETag"]
+    assert client.get(url, headers={"If-None-Match": tag}).status_code == 304
+    templates = tmp_path / "templates"
+    shutil.copytree(app.template_folder, templates)
+    app.template_folder = str(templates)  # the same templates elsewhere: the same release
+    assert client.get(url, headers={"If-None-Match": tag}).status_code == 304
+    said = templates / "_said.html"
+    said.write_text(said.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # one template changed
+    pwa._release.cache_clear()  # read once per process: a new release is a new process
+    assert client.get(url, headers={"If-None-Match": tag}).status_code == 200

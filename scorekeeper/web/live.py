@@ -164,11 +164,11 @@ def page_tag(table) -> str:
     the address asked, this session's CSRF token and the app's files (both are in the page). Tokens for
     the page's forms are in it too: a page is only ever reused while the table is at the same version,
     so none of them was used (any change they make moves the version on), and the page renews them
-    anyway (static/offline.js).
+    anyway (static/offline.js). The release that renders it too: new markup is a new page.
     """
-    from .pwa import build
+    from .pwa import build, release
     parts = (etag(table.version), l10n.locale_id(table.currency), request.full_path,
-             session.get("csrf_token", ""), build()["version"])
+             session.get("csrf_token", ""), build()["version"], release())
     return "p" + hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:24]
 
 

@@ -114,6 +114,22 @@ def build() -> dict:
     return {"version": version, "assets": assets, "offline": url_for("pwa.offline")}
 
 
+def release() -> str:
+    """Return a digest of what renders the pages (the app's code, its templates and translations), read once
+    per set of folders: a new release is a new process. Part of a kept page's tag (web/live.py page_tag), so a
+    release that changes a page's markup alone is never answered with a 304 for the page a phone kept."""
+    return _release(current_app.root_path, current_app.template_folder)
+
+
+@lru_cache(maxsize=4)
+def _release(code: str, templates: str) -> str:
+    digest = hashlib.sha256()
+    for folder, patterns in ((Path(code), ("*.py", "*.mo")), (Path(templates), ("*.html",))):
+        for f in sorted(f for pattern in patterns for f in folder.rglob(pattern)):
+            digest.update(f.relative_to(folder).as_posix().encode() + b"\x00" + f.read_bytes() + b"\x00")
+    return digest.hexdigest()[:12]
+
+
 def sw_source() -> str:
     return (Path(current_app.static_folder) / "sw.js").read_text(encoding="utf-8")
 
