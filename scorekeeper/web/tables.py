@@ -240,11 +240,11 @@ def aid(game_id):
     try:
         game = get_game(game_id)
         rules = json.loads(request.args.get("rules", "{}"))
-        resolve_rules(game, rules if isinstance(rules, dict) else None)
+        if not isinstance(rules, dict) or game.counting == "tricks":  # no cards to count in a game of tricks
+            abort(404)
+        resolve_rules(game, rules)
     except ValueError:  # no such game or house rule (a ScoreError), or no JSON
         abort(404)
-    if not isinstance(rules, dict) or game.counting == "tricks":
-        abort(404)  # no cards to count in a game of tricks
     html, digest = count_aid.fragment(game.id, json.dumps(rules, sort_keys=True, separators=(",", ":")))
     response = make_response(html)
     response.headers["Cache-Control"] = (f"public, max-age={YEAR}, immutable" if request.args.get("v") == digest
