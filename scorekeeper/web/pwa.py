@@ -87,10 +87,15 @@ def _words(language: str) -> tuple[bytes, str]:
 def words():
     """static/offline.js's texts (_offline_words.html): the same on every page in a language, so they come once
     and are kept a year (and by the worker, like a file) under the digest of what they say."""
-    body, digest = _words(locale_id())
-    response = Response(body, mimetype="text/javascript")
-    response.headers["Cache-Control"] = (f"public, max-age={YEAR}, immutable" if request.args.get("v") == digest
-                                         else "no-cache")
+    body, current = _words(locale_id())
+    return kept_by_digest(Response(body, mimetype="text/javascript"), current)
+
+
+def kept_by_digest(response, current: str | None):
+    """Keep an answer a year if its URL names the digest of what it is now (?v=); otherwise revalidate every time
+    (an older digest is answered with today's content, which must not be kept under the old name)."""
+    fresh = current is not None and request.args.get("v") == current
+    response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable" if fresh else "no-cache"
     return response
 
 
@@ -98,11 +103,7 @@ def words():
 def static_caching(response):
     """A year for a URL naming the file's current digest; otherwise revalidate every time."""
     if request.endpoint == "static" and response.status_code in (200, 304):
-        current = digest((request.view_args or {}).get("filename", ""))
-        if current and request.args.get("v") == current:
-            response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
-        else:
-            response.headers["Cache-Control"] = "no-cache"
+        kept_by_digest(response, digest((request.view_args or {}).get("filename", "")) or None)
     return response
 
 

@@ -23,7 +23,7 @@ from . import board, count_aid, hand_form, live
 from .chart import chart
 from .stats import numbers
 from .house_rules import option_title
-from .pwa import YEAR
+from .pwa import kept_by_digest
 from .table_form import digits, new_token, table_form_class
 
 bp = Blueprint("tables", __name__)
@@ -246,10 +246,7 @@ def aid(game_id):
     except ValueError:  # no such game or house rule (a ScoreError), or no JSON
         abort(404)
     html, digest = count_aid.fragment(game.id, json.dumps(rules, sort_keys=True, separators=(",", ":")))
-    response = make_response(html)
-    response.headers["Cache-Control"] = (f"public, max-age={YEAR}, immutable" if request.args.get("v") == digest
-                                         else "no-cache")
-    return response
+    return kept_by_digest(make_response(html), digest)
 
 
 @bp.post("/t/<table_id>/preview")
