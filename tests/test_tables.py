@@ -476,3 +476,11 @@ def test_a_scarto_table_fetches_its_own_games_cards(client):
     aid = aid_url(page)
     assert aid.startswith("/count/scarto/aid?") and "T20" in aid
     assert 'name="card" value="T21"' in client.get(aid).get_data(as_text=True)
+
+
+def test_the_edit_page_brings_its_counting_aid_itself_posting_to_the_edit(client):
+    url = open_table(client)
+    assert client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "40"}).status_code == 303
+    page = client.get(url + "/hands/1").get_data(as_text=True)
+    assert "aid-wait" not in page and 'name="card" value="SW-K"' in page
+    assert 'value="count" hx-post="' + url + '/hands/1"' in page  # counted in place, as before
