@@ -128,6 +128,7 @@
   document.body.addEventListener("htmx:sendError", function (e) {
     var form = e.detail.elt, sent = e.detail.requestConfig && e.detail.requestConfig.formData;
     if (!form || form.id !== "hand-form" || form.dataset.editing) { return; }
+    if (sent && sent.get && sent.get("action") && sent.get("action") !== "save") { return; }  // Count, a group: no hand
     var action = new URL(form.getAttribute("action") || "", location.href), m = action.pathname.match(CHANGE);
     // what was sent, not the form as it is now (a second Save may have reset it meanwhile)
     if (m) { keep(form, { name: "action", value: "save" }, m, action, sent); }

@@ -7,9 +7,11 @@
 // - Saving offline is static/offline.js's queue, in the page: it works without this worker too (plain http).
 "use strict";
 var BUILD = {};
-var STATIC = "sk-static-" + BUILD.version, PAGES = "sk-pages", WAIT = 10000;
+var STATIC = "sk-static-" + BUILD.version, PAGES = "sk-pages", KEEP = "sk-kept", WAIT = 10000;
 var CHANGE = /^\/t\/([^/]+)\/(hands(\/\d+(\/delete)?)?|undo)$/;  // the posts static/offline.js queues
-var KEPT = /^\/(count\/[^/]+\/aid|offline-words\.js)$/;  // the counting aid's cards, offline.js's texts: like files
+// the counting aid's cards, offline.js's texts: kept like files, but in a cache a new version doesn't delete (a
+// table's kept page still finds them offline after an update), one copy per address without its digest
+var KEPT = /^\/(count\/[^/]+\/aid|offline-words\.js)$/;
 
 self.addEventListener("install", function (e) {
   e.waitUntil(caches.open(STATIC).then(function (c) { return c.addAll(BUILD.assets); })
@@ -51,11 +53,25 @@ function asset(req) {
       // digest is answered with today's file, no-cache, and must not be kept under the old name
       if (res.ok && new URL(req.url).searchParams.has("v") && /immutable/.test(res.headers.get("Cache-Control") || "")) {
         var copy = res.clone();
-        caches.open(STATIC).then(function (c) { return c.put(req, copy); });
+        if (KEPT.test(new URL(req.url).pathname)) {
+          caches.open(KEEP).then(function (c) {
+            return others(c, req.url).then(function (old) {
+              return Promise.all(old.map(function (r) { return c.delete(r); })).then(function () { return c.put(req, copy); });
+            });
+          });
+        } else {
+          caches.open(STATIC).then(function (c) { return c.put(req, copy); });
+        }
       }
       return res;
     }).catch(function (err) {
-      return caches.match(req, { ignoreSearch: true, ignoreVary: true }).then(function (old) {
+      // offline: any version kept under that name; for the aid's cards, of the same game and house rules
+      var found = KEPT.test(new URL(req.url).pathname)
+        ? caches.open(KEEP).then(function (c) {
+          return others(c, req.url).then(function (old) { return old.length ? c.match(old[0]) : undefined; });
+        })
+        : caches.match(req, { ignoreSearch: true, ignoreVary: true });
+      return found.then(function (old) {
         if (old) { return old; }
         throw err;
       });
@@ -101,6 +117,14 @@ function handoff(req, url) {
         if (!got[1]) { throw err; }
         return marked(got[1], ' data-handoff="' + attr(got[0]) + '" data-handoff-action="' + attr(url.pathname) + '"');
       });
+  });
+}
+
+// The requests kept in `cache` for `url` under any digest (the same address but for its ?v=).
+function others(cache, url) {
+  var bare = function (u) { var x = new URL(u); x.searchParams.delete("v"); return x.href; }, want = bare(url);
+  return cache.keys().then(function (requests) {
+    return requests.filter(function (r) { return bare(r.url) === want; });
   });
 }
 

@@ -149,8 +149,11 @@
   // A Save refused before the form was read (a link turned off, a stale CSRF token, a table gone): post the
   // form as a page instead, so the page that says why is shown; nothing typed is lost, the token keeps it once.
   document.body.addEventListener("htmx:responseError", function (e) {
-    var form = e.detail.elt;
-    if (form && form.id === "hand-form" && form.isConnected) { HTMLFormElement.prototype.submit.call(form); }
+    var form = e.detail.elt, sent = e.detail.requestConfig && e.detail.requestConfig.formData;
+    var action = sent && sent.get ? sent.get("action") : null;  // a Count or a group posted by the form: no Save
+    if (form && form.id === "hand-form" && form.isConnected && (!action || action === "save")) {
+      HTMLFormElement.prototype.submit.call(form);
+    }
   });
 
   // Fewer taps: choosing who declared opens the keypad on the points field (the same tap, where the

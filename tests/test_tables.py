@@ -484,3 +484,24 @@ def test_the_edit_page_brings_its_counting_aid_itself_posting_to_the_edit(client
     page = client.get(url + "/hands/1").get_data(as_text=True)
     assert "aid-wait" not in page and 'name="card" value="SW-K"' in page
     assert 'value="count" hx-post="' + url + '/hands/1"' in page  # counted in place, as before
+
+
+def test_the_cards_loading_never_hold_up_a_save(client):
+    """The placeholder inherits the hand form's hx-sync="this:drop" unless it says its own: while the cards
+    loaded, a Save tapped would have been dropped, and its target would have been the whole form."""
+    page = client.get(open_table(client)).get_data(as_text=True)
+    wait = re.search(r'<div class="aid-wait"[^>]*>', page).group(0)
+    assert 'hx-sync="this:replace"' in wait and 'hx-target="this"' in wait and 'hx-swap="outerHTML"' in wait
+
+
+def test_a_phone_without_scripts_asks_for_the_cards_and_gets_the_form_with_them(client):
+    url = open_table(client)
+    page = client.get(url).get_data(as_text=True)
+    assert '<noscript><button class="secondary" name="action" value="aid">Show the cards to tap</button></noscript>' in page
+    typed = {"partner": "Cla", "points": "30", "action": "aid"}
+    r = client.post(url + "/hands", data=typed)  # as a phone without scripts posts it: the page comes back
+    shown = r.get_data(as_text=True)
+    assert r.status_code == 200 and 'name="card" value="SW-K"' in shown and "aid-wait" not in shown
+    assert '<details class="count" id="count-aid" open>' in shown
+    assert re.search(r'name="points"[^>]*value="30"', shown)  # what was typed is kept
+    assert hands_on(client, url) == 0  # and nothing was saved

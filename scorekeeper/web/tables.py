@@ -261,11 +261,14 @@ def preview(table_id):
 
 
 def counting_step(form, game, table, aid) -> tuple[bool, dict | None]:
-    """Do what a counting button asked (Count, Add as a group, remove a group): (True, preview) if it was one.
+    """Do what a counting button asked (Count, Add as a group, remove a group, show the cards to a phone without
+    scripts): (True, preview) if it was one.
 
     (False, None) means the post is a Save, for add and edit alike.
     """
     action = request.form.get("action", "")
+    if action == "aid":  # a phone without scripts asks for the cards to tap: the form comes back with them
+        return True, None
     if action == "count":
         return True, counted(form, game, table, aid)
     if action == "group" or action.startswith("ungroup:"):
