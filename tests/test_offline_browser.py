@@ -404,6 +404,8 @@ def test_a_changed_static_file_reaches_a_phone_that_kept_the_old_one(phones, tmp
         page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=WAIT)
         page.reload()
         kept(page, base + "/")
+        words = """async () => (await (await caches.open('sk-kept')).keys()).some(r => r.url.includes('/offline-words.js?v='))"""
+        page.wait_for_function(words, timeout=WAIT)  # offline.js's texts, kept apart from the app's files
         old = page.locator("link[rel=stylesheet]").get_attribute("href")
         colour = "getComputedStyle(document.querySelector('h1')).color"
         assert page.evaluate(colour) == "rgb(17, 17, 17)"
@@ -415,6 +417,7 @@ def test_a_changed_static_file_reaches_a_phone_that_kept_the_old_one(phones, tmp
         # the new worker takes over and keeps the new file: offline, the page still has it
         page.wait_for_function("""async () => (await caches.keys()).filter(n => n.startsWith('sk-static-')).length === 1
             && !!(await caches.match(document.querySelector('link[rel=stylesheet]').href))""", timeout=WAIT)
+        assert page.evaluate(words)  # the old version's files are gone; the texts a kept page needs are not
         page.context.set_offline(True)
         page.reload()
         expect(page.locator("#net")).to_contain_text("Page kept at", timeout=WAIT)
