@@ -135,3 +135,27 @@ def test_the_hand_list_stays_newest_first_when_answers_cross(page, live_server):
       document.body.dispatchEvent(new CustomEvent('htmx:afterSettle', {detail: {elt: document.body}, bubbles: true}));
     }""")
     assert page.eval_on_selector_all("#hands .hand-list > li", "rows => rows.map(r => r.id)") == ["hand-2", "hand-1"]
+
+
+def test_a_phone_without_scripts_shows_the_cards_counts_them_and_saves(live_server, browser, browser_context_args):
+    """The table page fetches the counting aid's cards with a script; without one, a button brings them."""
+    context = browser.new_context(**browser_context_args, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{live_server}/tables/new/troccas")
+    for i, name in enumerate(["Anna", "Ben", "Cla", "Zoë"]):
+        page.fill(f"#players-{i}", name)
+    page.get_by_role("button", name="Open the table").click()
+    page.locator("fieldset", has=page.locator("legend", has_text="Anna plays with")).get_by_text("Cla", exact=True).click()
+    page.get_by_text("Count the cards instead").click()
+    page.get_by_role("button", name="Show the cards to tap").click()
+    page.locator("#count-aid").get_by_text("Anna's team").click()
+    page.locator("details.tap-cards > summary").click()
+    for card in ("SW-K", "CU-Q", "BA-J", "T5"):
+        page.locator("label.card", has=page.locator(f"input[value='{card}']")).click()
+    page.get_by_role("button", name="Count these cards").click()
+    # SW-K, CU-Q, BA-J, T5: one group of four, 5 + 4 + 2 + 1 = 12 - 3 = 9 (docs/rules.md §1)
+    expect(page.locator("input[name=points]")).to_have_value("9")
+    page.locator("button.save").click()
+    expect(page.locator("#hands .hand-list > li")).to_have_count(1)
+    expect(page.locator("#hands .hand-list > li").first).to_contain_text("9 points")
+    context.close()
