@@ -466,7 +466,7 @@ def test_a_posted_form_brings_its_counting_aid_back_with_what_was_tapped(client)
 
 @pytest.mark.parametrize("address", ["/count/nope/aid", "/count/troccas/aid?rules=%5B1%5D",
                                      "/count/troccas/aid?rules=%7B%22zz%22:1%7D", "/count/troccas/aid?rules=%7B",
-                                     "/count/triomphe_forcee/aid"])
+                                     "/count/triomphe_forcee/aid", "/count/troccas/aid?rules=" + "[" * 1500])
 def test_no_counting_aid_for_no_game_bad_rules_or_a_game_of_tricks(client, address):
     assert client.get(address).status_code == 404
 

@@ -243,7 +243,7 @@ def aid(game_id):
         if not isinstance(rules, dict) or game.counting == "tricks":  # no cards to count in a game of tricks
             abort(404)
         resolve_rules(game, rules)
-    except ValueError:  # no such game or house rule (a ScoreError), or no JSON
+    except (ValueError, RecursionError):  # no such game or house rule (a ScoreError), no JSON, or nested too deep
         abort(404)
     html, digest = count_aid.fragment(game.id, json.dumps(rules, sort_keys=True, separators=(",", ":")))
     return kept_by_digest(make_response(html), digest)
