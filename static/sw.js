@@ -45,31 +45,26 @@ self.addEventListener("fetch", function (e) {
   }
 });
 
-// A file: the kept copy; else the network (kept if hashed); offline, any version kept under that name.
+// A file: the kept copy; else the network (kept if hashed); offline, any version kept under that name. The aid's
+// cards and the texts (KEPT) are kept apart, one version of each address, and offline only that address's.
 function asset(req) {
+  var url = new URL(req.url), apart = KEPT.test(url.pathname);
   return caches.match(req, { ignoreVary: true }).then(function (hit) {
     return hit || fetch(req).then(function (res) {
       // kept only if the server says it is the file's current version (immutable): a ?v= of an older
       // digest is answered with today's file, no-cache, and must not be kept under the old name
-      if (res.ok && new URL(req.url).searchParams.has("v") && /immutable/.test(res.headers.get("Cache-Control") || "")) {
+      if (res.ok && url.searchParams.has("v") && /immutable/.test(res.headers.get("Cache-Control") || "")) {
         var copy = res.clone();
-        if (KEPT.test(new URL(req.url).pathname)) {
-          caches.open(KEEP).then(function (c) {
-            return others(c, req.url).then(function (old) {
-              return Promise.all(old.map(function (r) { return c.delete(r); })).then(function () { return c.put(req, copy); });
-            });
-          });
-        } else {
-          caches.open(STATIC).then(function (c) { return c.put(req, copy); });
-        }
+        caches.open(apart ? KEEP : STATIC).then(function (c) {
+          var old = apart ? others(c, req.url) : Promise.resolve([]);
+          return old.then(function (rs) { return Promise.all(rs.map(function (r) { return c.delete(r); })); })
+            .then(function () { return c.put(req, copy); });
+        });
       }
       return res;
     }).catch(function (err) {
-      // offline: any version kept under that name; for the aid's cards, of the same game and house rules
-      var found = KEPT.test(new URL(req.url).pathname)
-        ? caches.open(KEEP).then(function (c) {
-          return others(c, req.url).then(function (old) { return old.length ? c.match(old[0]) : undefined; });
-        })
+      var found = apart
+        ? caches.open(KEEP).then(function (c) { return others(c, req.url).then(function (rs) { return rs[0] && c.match(rs[0]); }); })
         : caches.match(req, { ignoreSearch: true, ignoreVary: true });
       return found.then(function (old) {
         if (old) { return old; }

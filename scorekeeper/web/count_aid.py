@@ -112,14 +112,19 @@ def url(table) -> str:
     digest of what it holds, in this language, so the browser and the worker keep it for a year, and a new
     version of the app, of its words or of the rules is a new address.
     """
-    rules = json.dumps(table.rules, sort_keys=True, separators=(",", ":"))
-    return url_for("tables.aid", game_id=table.game, rules=rules, v=fragment(table.game, rules)[1])
+    rules = _json(table.rules)
+    return url_for("tables.aid", game_id=table.game, rules=rules, v=_fragment(table.game, rules, locale_id())[1])
 
 
-def fragment(game_id: str, rules: str) -> tuple[str, str]:
-    """Return the aid's classes and cards, empty, for a game and house rules (`rules`: as JSON) in this request's
-    language, and a digest of them."""
-    return _fragment(game_id, rules, locale_id())
+def fragment(game_id: str, rules: dict) -> tuple[str, str]:
+    """Return the aid's classes and cards, empty, for a game and house rules in this request's language, and a
+    digest of them."""
+    return _fragment(game_id, _json(rules), locale_id())
+
+
+def _json(rules: dict) -> str:
+    """The house rules as one string, the same for the same rules (the address's, and the key they're kept by)."""
+    return json.dumps(rules, sort_keys=True, separators=(",", ":"))
 
 
 @lru_cache(maxsize=256)

@@ -245,7 +245,7 @@ def aid(game_id):
         resolve_rules(game, rules)
     except (ValueError, RecursionError):  # no such game or house rule (a ScoreError), no JSON, or nested too deep
         abort(404)
-    html, digest = count_aid.fragment(game.id, json.dumps(rules, sort_keys=True, separators=(",", ":")))
+    html, digest = count_aid.fragment(game.id, rules)
     return kept_by_digest(make_response(html), digest)
 
 
