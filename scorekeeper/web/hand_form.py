@@ -7,10 +7,12 @@ message at each field that is wrong; `layout` gives the template what to draw, i
 """
 from __future__ import annotations
 
+import json
 import re
-from fractions import Fraction
 import threading
 from collections import OrderedDict
+from fractions import Fraction
+from functools import lru_cache
 
 from flask_babel import gettext
 from flask_wtf import FlaskForm
@@ -18,7 +20,7 @@ from wtforms import HiddenField, RadioField, SelectMultipleField, StringField, w
 
 from ..engine.entry import EntryError, Group, Number, PerSeat, Pick, Ticks, active
 from .l10n import locale_id, points, say
-from ..engine.games import resolve_rules
+from ..engine.games import get_game, resolve_rules
 from ..engine.text import Line, line
 
 WHOLE = re.compile(r"[+-]?[0-9]{1,9}")  # nine digits: no int() beyond an SQL INTEGER, no huge numbers
@@ -81,13 +83,13 @@ _CLASSES: OrderedDict = OrderedDict()  # the form classes made, newest last (a f
 _MAKING = threading.Lock()
 
 
-def _form_class(game_id: str, players: tuple, entry, language: str):
+def _form_class(game_id: str, players: tuple, entry, key: str, language: str):
     """Return the WTForms class for one declaration, made once per players, declaration and language.
 
-    The key is the declaration's repr (its dataclasses say every field, label, choice and default; a
-    Count's `sets` is a dict, so it can't be hashed itself).
+    `key` is the declaration's repr (its dataclasses say every field, label, choice and default; a Count's
+    `sets` is a dict, so it can't be hashed itself), worked out once with the declaration (`declared`).
     """
-    key = (game_id, players, repr(entry), language)
+    key = (game_id, players, key, language)
     with _MAKING:
         cls = _CLASSES.get(key)
         if cls is not None:
@@ -102,13 +104,30 @@ def _form_class(game_id: str, players: tuple, entry, language: str):
     return cls
 
 
+def declared(game, table, last: dict | None):
+    """Return (the table's house rules resolved, the hand's entry declaration, the declaration's repr).
+
+    They depend on nothing but the game, the players, the house rules and the last hand (for its defaults), so
+    they are worked out once for those: a declaration is frozen dataclasses, and every request may share it.
+    """
+    return _declared(game.id, tuple(table.players), json.dumps(table.rules, sort_keys=True),
+                     None if last is None else json.dumps(last, sort_keys=True))
+
+
+@lru_cache(maxsize=1024)
+def _declared(game_id: str, players: tuple, rules: str, last: str | None):
+    game = get_game(game_id)
+    resolved = resolve_rules(game, json.loads(rules))
+    entry = game.entry(list(players), resolved, None if last is None else json.loads(last))
+    return resolved, entry, repr(entry)
+
+
 def _make(game, table, last, formdata=None):
     players = list(table.players)
-    rules = resolve_rules(game, table.rules)
-    entry = game.entry(players, rules, last)
-    cls = _form_class(game.id, tuple(players), entry, locale_id())
+    rules, entry, key = declared(game, table, last)
+    cls = _form_class(game.id, tuple(players), entry, key, locale_id())
     form = cls(formdata=formdata)  # never the request's own: a new form after a Save starts from the defaults
-    form.game, form.entry, form.players, form.rules = game, entry, players, rules
+    form.game, form.entry, form.players, form.rules = game, entry, players, dict(rules)
     form.count_of.choices = [(c.target, say(c.label)) for c in entry.counts]
     return form
 
@@ -132,7 +151,7 @@ def next_values(game, table, last: dict | None) -> dict:
     """Return values(new_form(game, table, last)) from the declaration alone, without building the form: each
     choice's default if it is one of its choices, no ticks, empty boxes (a Save's answer sends them)."""
     players = list(table.players)
-    entry = game.entry(players, resolve_rules(game, table.rules), last)
+    _rules, entry, _key = declared(game, table, last)
     out = {}
     for f, _groups in entry.walk():
         for name, decl, _player in expand(f, players):
