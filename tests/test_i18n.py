@@ -385,3 +385,18 @@ def test_a_right_to_left_name_is_kept_apart_from_the_numbers_beside_it(client):
     assert "<span>Anna −6 · −0.30</span>" in html  # a left-to-right name as it was
     how = page(client, url + "/hands/1/how")
     assert "\u2068מרים\u2069 and Zoë the other 42 of 72" in how  # inside the engine's sentences too
+
+
+def test_a_templates_sentences_fill_in_as_jinjas_own_gettext_does(app):
+    """The templates' _() and ngettext() are called straight (web/l10n.py), not through Jinja's wrappers: they
+    must fill a sentence as those do. Values are HTML-escaped, numbers fill %d, a number given as text still
+    fills %d (Markup's own %), and a sentence without values is still a format string (%% is one %)."""
+    with app.test_request_context("/?lang=de"):
+        render = app.jinja_env.from_string
+        assert render('{{ _("%(name)s deals", name=who) }}').render(who="<b>Ann</b>") == "&lt;b&gt;Ann&lt;/b&gt; gibt"
+        assert render('{{ _("Group %(n)d", n=n) }}').render(n=3) == "Gruppe 3"
+        assert render('{{ _("Group %(n)d", n="3") }}').render() == "Gruppe 3"
+        assert render('{{ _("100%% sure") }}').render() == "100% sure"  # not in the catalogue: its own words
+        assert render('{{ ngettext("%(num)d Rappen", "%(num)d Rappen", 2) }}').render() == "2 Rappen"
+        from markupsafe import Markup
+        assert render('{{ _("%(name)s deals", name=who) }}').render(who=Markup("<i>A</i>")) == "<i>A</i> gibt"

@@ -11,11 +11,14 @@ import re
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
+from numbers import Number
 
 from babel import Locale, UnknownLocaleError
 from babel.numbers import format_currency, format_decimal
 from flask import g, has_request_context, request
 from flask_babel import get_locale, get_translations, ngettext
+from jinja2 import pass_context
+from markupsafe import Markup, escape
 
 from .. import LANGUAGES
 
@@ -151,6 +154,36 @@ def install(app) -> None:
         pgettext=lambda c, s: translations().upgettext(c, s),
         npgettext=lambda c, s, p, n: translations().unpgettext(c, s, p, n),
         newstyle=True)
+    # the same, called straight: Jinja's own _() goes through three calls (_ → gettext → the lambda above),
+    # and its Markup % wraps every value in a helper object; a Save's answer says a few dozen sentences
+    app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext, ngettext=_template_ngettext)
+
+
+def _escaped(value):
+    """A value to fill into a sentence on an HTML page: escaped, unless a number (whose text needs none)."""
+    return value if isinstance(value, Number) else escape(value)
+
+
+def _filled(context, text: str, variables: dict) -> str:
+    """Fill a translated sentence as Jinja's newstyle gettext does: always as a format string, its values
+    HTML-escaped where the template autoescapes."""
+    if not context.eval_ctx.autoescape:
+        return text % variables
+    try:
+        return Markup(text % {k: _escaped(v) for k, v in variables.items()})
+    except (TypeError, ValueError):  # e.g. %(n)d given a number as text: Markup's own % converts it
+        return Markup(text) % variables
+
+
+@pass_context
+def _template_gettext(context, message: str, **variables) -> str:
+    return _filled(context, translations().ugettext(message), variables)
+
+
+@pass_context
+def _template_ngettext(context, singular: str, plural: str, num, **variables) -> str:
+    variables.setdefault("num", num)
+    return _filled(context, translations().ungettext(singular, plural, num), variables)
 
 
 RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")  # Hebrew, Arabic, Syriac, Thaana …
