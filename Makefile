@@ -17,9 +17,11 @@ $(VENV)/.installed: pyproject.toml
 install: $(VENV)/.installed
 
 # Serve the app with gunicorn; HOST=0.0.0.0 serves phones on the same Wi-Fi. Ctrl-C stops it.
+# Two threads a worker: one answers while the other waits on the disk or a phone; with four, the threads
+# hand Python's lock back and forth so often that a saved hand cost ~20% more CPU (make bench, docs/deploy.md).
 run: install
 	$(PY) -m scorekeeper init-db
-	HOST=$(HOST) PORT=$(PORT) $(VENV)/bin/gunicorn --workers $(WORKERS) --threads 4 --bind $(HOST):$(PORT) \
+	HOST=$(HOST) PORT=$(PORT) $(VENV)/bin/gunicorn --workers $(WORKERS) --threads 2 --bind $(HOST):$(PORT) \
 		--keep-alive 5 --no-control-socket --access-logfile - 'scorekeeper:create_app()'
 
 # Debian's Chromium for the browser tests (Playwright drives it; no browser download).

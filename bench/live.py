@@ -1,5 +1,5 @@
 """Live sharing benchmark: 100 phones watching 20 tables while hands are entered, against gunicorn
-(2 workers x 4 threads, SQLite WAL). Each watcher polls its table's scoreboard every 2 s with
+(2 workers x 2 threads, SQLite WAL). Each watcher polls its table's scoreboard every 2 s with
 If-None-Match, as htmx does on the viewer page; each table's scorer saves a hand every 10 s.
 
 The issue asks for a minute; the run is LIVE_BENCH_SECONDS long (30 s by default, to keep `make bench`
@@ -196,7 +196,7 @@ def main() -> None:
     requests = len(s["poll"]) + len(s["save"])
     sent, recv = statistics.mean(s["idle_sent"]), statistics.mean(s["idle_recv"])
     print(f"{WATCHERS} phones watching {TABLES} tables for {s['elapsed']:.0f} s (scaled down from a minute),"
-          f" a hand every {HAND_EVERY:.0f} s per table; gunicorn 2 workers x 4 threads, SQLite WAL")
+          f" a hand every {HAND_EVERY:.0f} s per table; gunicorn 2 workers x 2 threads, SQLite WAL")
     print(f"  {requests / s['elapsed']:.0f} requests/s: {len(s['poll'])} polls ({s['poll304']} x 304,"
           f" {s['poll200']} x 200), {len(s['save'])} hands saved, {s['errors']} errors;"
           f" {s['reconnects']} polls found their keep-alive connection closed (gunicorn's 2 s keep-alive)")

@@ -1,5 +1,5 @@
 """On the home screen and offline (issue 14), in a scripted Chromium at 390x844 against gunicorn (2 workers x
-4 threads, SQLite WAL; compressed as served: pages by Flask-Compress at brotli 5, scripts, style sheets and
+2 threads, SQLite WAL; compressed as served: pages by Flask-Compress at brotli 5, scripts, style sheets and
 the worker once at brotli 11, web/precompressed.py):
 
 - bytes on the wire for a first and a repeat visit to a table page with 20 hands (goals: first at most 25 KB

@@ -1,4 +1,4 @@
-"""A saved hand end to end, against gunicorn as `make run` starts it (2 workers x 4 threads, SQLite WAL):
+"""A saved hand end to end, against gunicorn as `make run` starts it (2 workers x 2 threads, SQLite WAL):
 the scorer's Save as htmx sends it and what comes back, one watcher's changed poll, an idle poll, on
 Troccas tables of 10, 100, 1,000 and 1,990 hands (their saves reach the 2,000 a table holds), and saving on 50 tables at once.
 

@@ -1,4 +1,4 @@
-"""Serve the app with gunicorn (2 workers x 4 threads, as `make run` does) for the benchmarks and the crash test."""
+"""Serve the app with gunicorn (2 workers x 2 threads, as `make run` does) for the benchmarks and the crash test."""
 from __future__ import annotations
 
 import os
@@ -29,7 +29,7 @@ def start(cwd: Path, database_url: str, secret: str, port: int) -> subprocess.Po
     An answer, not a connection: a connection could also reach a killed server's worker still dying
     on the same port (its socket is closed only once it is gone), which then resets it.
     """
-    proc = subprocess.Popen([str(GUNICORN), "--workers", "2", "--threads", "4", "--bind", f"127.0.0.1:{port}",
+    proc = subprocess.Popen([str(GUNICORN), "--workers", "2", "--threads", "2", "--bind", f"127.0.0.1:{port}",
                              "--no-control-socket", "scorekeeper:create_app()"], cwd=cwd,
                             env={**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": secret, **NO_LIMITS},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)

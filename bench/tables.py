@@ -207,7 +207,7 @@ def load(tmp: Path) -> None:
         with app.app_context():
             saved = sum(len(store.list_hands(i)) for i in ids)
         print(f"saving hands with the plain form post (answered 303, as a phone without JS or the offline queue posts; the page it loads next not counted) on"
-              f" 50 tables at once (gunicorn 2 workers x 4 threads, SQLite WAL, wrk 50 connections, 10 s):"
+              f" 50 tables at once (gunicorn 2 workers x 2 threads, SQLite WAL, wrk 50 connections, 10 s):"
               f" {save['rps']:.0f} req/s, p50 {save['p50']:.1f} ms, p99 {save['p99']:.1f} ms,"
               f" {saved} hands stored, {save['bad']} errors; server CPU {save['cpu_ms']:.2f} ms a save")
         print(f"bare GET /api/v1/ping, same server, just before and after: {before['rps']:.0f} and {after['rps']:.0f}"
