@@ -156,6 +156,28 @@ def test_csrf_is_required(csrf_app):
     assert "This form has expired" in r.get_data(as_text=True)
 
 
+def test_a_saves_answer_hands_on_the_token_it_was_sent_with_and_signs_none(csrf_app, monkeypatch):
+    """A Save's answer (its Undo form, its new row's Delete) carries the CSRF token the Save was checked with
+    (scorekeeper/__init__.py: csrf_token_as_checked), without signing a new one; that token saves the next hand too."""
+    from flask_wtf import csrf as wtf_csrf
+    client = csrf_app.test_client()
+    page = client.get("/tables/new/troccas").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    url = client.post("/tables/new/troccas", data={**TROCCAS, "csrf_token": token}).headers["Location"]
+    signed = []
+    real = wtf_csrf.URLSafeTimedSerializer.dumps
+    monkeypatch.setattr(wtf_csrf.URLSafeTimedSerializer, "dumps", lambda self, *a, **k: signed.append(1) or real(self, *a, **k))
+    for i in range(2):
+        r = client.post(url + "/hands", headers={"HX-Request": "true", "HX-Target": "hand-form"},
+                        data={"csrf_token": token, "token": f"s{i}", "partner": "Cla", "side": "first", "points": "40"})
+        assert r.status_code == 200, r.get_data(as_text=True)
+        answer = r.get_data(as_text=True)
+        assert f'name="csrf_token" value="{token}"' in answer
+        assert set(re.findall(r'name="csrf_token" value="([^"]+)"', answer)) == {token}
+    assert signed == []  # nothing signed: the answers hand on the checked token
+    assert client.get(url).status_code == 200 and signed  # a page (no token checked) signs one as before
+
+
 def test_export_then_import_gives_back_the_same_table(client):
     url = open_table(client)
     for i, points in enumerate(["40", "30", "50"]):
