@@ -227,3 +227,30 @@ def test_a_save_answered_after_another_phone_saved_and_was_shown_is_one_state_of
     assert r.headers["ETag"].strip('"').startswith("v3.")
     assert re.findall(r'<li id="(hand-\d+)" class="hand">', body) == ["hand-3", "hand-2"]  # both, each once
     assert "Hand 2 saved" in body  # this phone's own hand is the one said
+
+
+def test_a_worker_whose_board_is_behind_catches_up_from_its_own_write(tmp_path, monkeypatch):
+    """Two workers (two apps on one database, as gunicorn's) take turns saving on one table, so each one's kept
+    board misses the other's last hand. Its Save's write brings that hand along (store.save_hand's `since`):
+    no read of its own (store.added_since is not called once both boards are kept), and the totals are the
+    whole evening's."""
+    from scorekeeper import create_app
+    db = f"sqlite:///{tmp_path / 'two.sqlite'}"
+    workers = [create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "s", "DATABASE_URL": db}).test_client()
+               for _ in range(2)]
+    url = open_table(workers[0])
+    reads = []
+    real = store.added_since
+    monkeypatch.setattr(store, "added_since", lambda *a, **k: reads.append(a) or real(*a, **k))
+    points = [40, 30, 50, 20, 45, 36]
+    for i, p in enumerate(points):
+        r = workers[i % 2].post(url + "/hands", data=hand(p, f"w{i}"), headers=HTMX)
+        assert r.status_code == 200 and f"Hand {i + 1} saved" in r.get_data(as_text=True)
+        if i == 1:
+            reads.clear()  # from here on, each worker keeps a board one hand behind the table
+    assert reads == []
+    totals = re.search(r'<section id="totals".*?</section>', r.get_data(as_text=True), re.S).group(0)
+    # Troccas: the partners Anna and Cla score points − 36 each, Ben and Zoë the opposite (docs/rules.md §1):
+    # 4 − 6 + 14 − 16 + 9 + 0 = +5
+    for name, units in (("Anna", "+5"), ("Ben", "−5"), ("Cla", "+5"), ("Zoë", "−5")):
+        assert re.search(rf'<th scope="row">{name}\b(?:(?!</tr>).)*<td class="n">{re.escape(units)}</td>', totals, re.S), name

@@ -163,8 +163,13 @@ def add_hand(table_id: str, facts: dict, token: str | None = None, limit: int | 
 
 
 def save_hand(table_id: str, facts: dict, token: str | None = None, limit: int | None = None,
-              made_for: str | None = None) -> Added:
-    """add_hand, returning also the table as this write left it and the change that logged the hand."""
+              made_for: str | None = None, since: int | None = None) -> Added:
+    """add_hand, returning also the table as this write left it and the change that logged the hand.
+
+    With `since` (the version of a scoreboard the caller keeps), also the hands added after it and before this
+    one (Added.before), read in this write: a worker whose board is behind (another worker saved the last
+    hands) needn't read them in a transaction of their own.
+    """
     def write(conn):
         # one writer at a time from here on this table (two saves can't both pass the limit)
         table = conn.execute(_BUMP, {"table_id": table_id}).first()
@@ -188,9 +193,10 @@ def save_hand(table_id: str, facts: dict, token: str | None = None, limit: int |
         hand_id = conn.execute(_INSERT_HAND, dict(table_id=table_id, number=number, facts=facts, version=1,
                                                   created_at=t, updated_at=t, dealer=dealer, setup=setup)
                                ).inserted_primary_key[0]
+        before = _adds(conn, table_id, table.version - 1 - since) if since is not None else None
         change_id = _log(conn, table_id, hand_id, "add", None, facts, token, t)
         return Added(Hand(hand_id, number, facts, 1, t, t, dealer, setup),
-                     table_info(table), Change(change_id, number, "add", t))
+                     table_info(table), Change(change_id, number, "add", t), before)
     done = _once(token, write)
     return done if isinstance(done, Added) else Added(done)
 
@@ -240,13 +246,18 @@ def added_since(table_id: str, version: int, most: int = 10) -> tuple[int | None
     """
     with engine().connect() as conn:
         now_at = conn.execute(_VERSION, {"table_id": table_id}).scalar()
-        n = (now_at or 0) - version
-        if now_at is None or n <= 0 or n > most:
-            return now_at, None
-        rows = conn.execute(_LATEST_CHANGES, {"table_id": table_id, "n": n}).all()
+        return now_at, (_adds(conn, table_id, now_at - version, most) if now_at is not None else None)
+
+
+def _adds(conn, table_id: str, n: int, most: int = 10) -> list[Hand] | None:
+    """Return the hands the table's last `n` changes added, oldest first, if adding at most `most` hands is
+    all those changes did; else None (see added_since)."""
+    if n <= 0 or n > most:
+        return None
+    rows = conn.execute(_LATEST_CHANGES, {"table_id": table_id, "n": n}).all()
     if len(rows) < n or any(r.kind != "add" or r.undone or r.number is None or r.facts is None for r in rows):
-        return now_at, None
-    return now_at, [_hand(r) for r in reversed(rows)]
+        return None
+    return [_hand(r) for r in reversed(rows)]
 
 
 def _log(conn, table_id, hand_id, kind, before, after, token, at: datetime | None = None) -> int:

@@ -101,6 +101,9 @@ class Added:
     hand: Hand
     table: TableInfo | None = None
     change: Change | None = None
+    # asked with `since` (store.save_hand): the hands other phones added from that version to just before this
+    # one, oldest first, read in the same write; None if not asked, or if anything but adding happened
+    before: list | None = None
 
 
 class NotFound(LookupError):

@@ -288,6 +288,21 @@ def written(table_id: str, since: int, now_at: int, added: list) -> None:
     g.setdefault("_added_since", {})[(table_id, since, now_at)] = (now_at, list(added))
 
 
+def _key(table) -> tuple:
+    """The key a table's board is kept under: one per table, language and way of writing its money."""
+    return table.id, l10n.locale_id(), l10n.locale_id(table.currency)
+
+
+def kept_version(table) -> int | None:
+    """Return the version of the board kept for this table in this request's language, if one is kept: a Save
+    asks its write for the hands added since (store.save_hand's `since`), so that the board catches up on
+    them without reading them apart."""
+    from flask import current_app
+    with _KEEPING:
+        found = current_app.extensions.get("boards", {}).get(_key(table))
+    return found[0] if found is not None else None
+
+
 def current(table) -> Board:
     """Return the board the table page and every watcher show, built once per version of the table.
 
@@ -299,7 +314,7 @@ def current(table) -> Board:
     """
     from flask import current_app
     from .. import store
-    key, version = (table.id, l10n.locale_id(), l10n.locale_id(table.currency)), table.version
+    key, version = _key(table), table.version
     with _KEEPING:
         kept = current_app.extensions.setdefault("boards", OrderedDict())
         found = kept.get(key)

@@ -142,7 +142,7 @@ def next_form(table, game, b):
     return form
 
 
-def saved(table_id, game, written: store.Added, aid_used: bool):
+def saved(table_id, game, written: store.Added, aid_used: bool, since: int | None = None):
     """Answer a Save made through htmx: the regions a saved hand changes, not the whole page.
 
     The next hand's form, only if this hand used the counting aid (else the phone resets its own form to
@@ -154,8 +154,11 @@ def saved(table_id, game, written: store.Added, aid_used: bool):
     """
     if written.table is not None:
         # nothing to read back: the table, the hand and the last change as this write left them (the board kept
-        # at the version before it is extended by this hand alone), unless the table has moved on since
+        # at the version before it is extended by this hand alone, or one kept at `since` by the hands the write
+        # also brought: another worker's saves), unless the table has moved on since
         board.written(table_id, written.table.version - 1, written.table.version, [written.hand])
+        if written.before is not None:
+            board.written(table_id, since, written.table.version, [*written.before, written.hand])
         b = board.current(written.table)
         last = written.change if b.table.version == written.table.version else store.last_change(table_id)
     else:  # the same form posted again: the table as it is now
@@ -211,11 +214,12 @@ def add(table_id):
         facts, engine_error = check_hand(form, table)
         if facts is not None:
             limit = current_app.config["MAX_HANDS"]
+            since = board.kept_version(table) if form_only() else None
             try:
                 written = store.save_hand(table.id, facts, form.token.data or None, limit=limit,
-                                          made_for=form.setup.data or None)
+                                          made_for=form.setup.data or None, since=since)
                 if form_only():  # htmx: only what changed (the offline queue and no-JS posts get the page)
-                    return saved(table.id, game, written, aid.used)
+                    return saved(table.id, game, written, aid.used, since)
                 flash(str(written.hand.number), "saved")  # said on the next page, with Undo beside it
                 return redirect(url_for("tables.show", table_id=table.id), 303)
             except store.Moved:
