@@ -145,3 +145,24 @@ def test_a_game_of_four_deals_names_its_winners_or_a_draw(client, app):
     page = client.get(f"/t/{table.id}").get_data(as_text=True)
     assert "Game 1: 4 deals – won by Anna &amp; Cla" in " ".join(page.split())
     assert "Game 2: 4 deals – a draw" in " ".join(page.split())
+
+
+def test_the_boards_kept_hold_at_most_rows_kept_hands_counted_as_they_come_and_go(client, app, monkeypatch):
+    """The kept boards count their rows as boards are kept, replaced and dropped (not summed on every request):
+    the count is always the sum, and the oldest boards go once it passes ROWS_KEPT."""
+    monkeypatch.setattr(board, "ROWS_KEPT", 10)
+    hand = {"partner": "Cla", "side": "first", "points": "40"}
+    urls = []
+    for t in range(4):
+        r = client.post("/tables/new/troccas", data={"players-0": "Anna", "players-1": "Ben", "players-2": "Cla",
+                                                      "players-3": "Zoë", "first_dealer": "0", "stake": "0.05",
+                                                      "currency": "CHF"})
+        urls.append(r.headers["Location"])
+        for i in range(4):  # each save replaces the table's kept board by one a hand longer
+            client.post(urls[-1] + "/hands", data={**hand, "token": f"k{t}x{i}"},
+                        headers={"HX-Request": "true", "HX-Target": "hand-form"})
+        kept = app.extensions["boards"]
+        assert kept.rows == sum(len(b.rows) for _v, b in kept.values())
+        assert kept.rows <= 10 or len(kept) == 1
+    # 4 tables of 4 hands: only the two newest fit in 10 rows
+    assert [b.table.id for _v, b in app.extensions["boards"].values()] == [u.rsplit("/", 1)[1] for u in urls[2:]]
