@@ -125,10 +125,10 @@ def qr(url: str) -> str:
     return segno.make(url, error="m").svg_data_uri(border=2, omitsize=True, dark="#000", light="#fff")
 
 
-@bp.app_context_processor
-def helpers():
-    return {"lan_link": lan_base, "qr": qr, "can_change": lambda: role() != store.VIEWER,
-            "live_etag": lambda table: etag(table.version)}
+@bp.record_once
+def helpers(state):
+    state.app.jinja_env.globals.update({"lan_link": lan_base, "qr": qr, "can_change": lambda: role() != store.VIEWER,
+                                        "live_etag": lambda table: etag(table.version)})
 
 
 # ---- pages ----

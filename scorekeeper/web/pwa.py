@@ -66,9 +66,9 @@ def hashed(endpoint, values):
             values["v"] = v
 
 
-@bp.app_context_processor
-def helpers():
-    return {"static_url": static_url, "theme_colour": THEME, "words_url": words_url}
+@bp.record_once
+def helpers(state):
+    state.app.jinja_env.globals.update({"static_url": static_url, "theme_colour": THEME, "words_url": words_url})
 
 
 def words_url() -> str:

@@ -43,14 +43,15 @@ def _converter(state):
 HAND = "<hand:number>"  # nine digits: a hand number in a URL fits the database's INTEGER column
 
 
-@bp.app_context_processor
-def helpers():
-    """Template helpers the table partials use, wherever they are rendered."""
-    return {"new_token": new_token, "money": money, "isolated": isolated, "signed": signed, "deck_for": deck_for,
+@bp.record_once
+def helpers(state):
+    """Template helpers the table partials use, wherever they are rendered: the app's template globals, set
+    once (a context processor builds its dict again for every template rendered)."""
+    state.app.jinja_env.globals.update({"new_token": new_token, "money": money, "isolated": isolated, "signed": signed, "deck_for": deck_for,
             "hand_layout": hand_form.layout, "hand_errors": hand_form.errors, "count_tally": count_aid.tally,
             "evening_chart": lambda b: b.once("chart", chart), "house_rule_title": option_title,
             "evening_numbers": lambda b: b.once("numbers", numbers),
-            "page_size": board.PAGE, "aid_url": count_aid.url}
+            "page_size": board.PAGE, "aid_url": count_aid.url})
 
 
 def deck_for(table) -> list[dict]:
