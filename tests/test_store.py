@@ -28,6 +28,26 @@ def test_sqlite_runs_in_wal_mode(tmp_path):
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
 
 
+def test_a_lone_read_on_sqlite_runs_without_begin_and_rollback(tmp_path):
+    """The key's look-up that every request makes, and the hands a board is built from, are one statement each:
+    on SQLite they run outside a transaction (store.db.reading), with no BEGIN before them. A write still
+    takes the writer's lock up front."""
+    from sqlalchemy import event
+    app = create_app({"TESTING": True, "SECRET_KEY": "x", "DATABASE_URL": f"sqlite:///{tmp_path / 'r.sqlite'}"})
+    seen = []
+    with app.app_context():
+        table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
+        event.listen(app.extensions["store"], "before_cursor_execute",
+                     lambda conn, cursor, statement, *rest: seen.append(statement.split()[0]))
+        assert store.find_link(table.id).table_id == table.id
+        assert store.hands_at(table.id) == (0, [])
+        assert seen == ["SELECT", "SELECT"]
+        store.add_hand(table.id, HAND, "r1")
+        assert seen[2] == "BEGIN"  # BEGIN IMMEDIATE: a write still queues for the lock first
+        at, hands = store.hands_at(table.id)
+        assert at == 1 and [h.facts["points"] for h in hands] == [40]
+
+
 def test_a_table_keeps_unicode_names_and_an_unguessable_id(db_app):
     table = new_table()
     assert len(table.id) >= 20

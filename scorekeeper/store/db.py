@@ -43,8 +43,11 @@ def make_engine(url: str):
 
     @event.listens_for(engine, "begin")
     def begin(conn):
+        options = conn.get_execution_options()
+        if options.get("one_statement"):
+            return  # one statement needs no transaction: SQLite reads it whole, at one moment (see reading())
         # A writer takes the lock up front, so two writers queue instead of failing to upgrade a read lock.
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("write") else "BEGIN")
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if options.get("write") else "BEGIN")
 
     return engine
 
@@ -80,6 +83,16 @@ def upgrade(app: Flask) -> None:
 
 def now() -> datetime:
     return datetime.now(timezone.utc)
+
+
+@contextmanager
+def reading():
+    """Yield a connection for one read statement, outside any transaction: on SQLite a statement alone is
+    read at one moment (autocommit), so the BEGIN and ROLLBACK around it are two calls for nothing, on the
+    key's look-up that every request makes. More than one statement needs engine().connect(): a transaction."""
+    with engine().connect() as conn:
+        conn.execution_options(one_statement=True)
+        yield conn
 
 
 @contextmanager

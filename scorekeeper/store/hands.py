@@ -15,7 +15,7 @@ from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..engine.seating import next_dealer
-from .db import engine, is_key, now, writing
+from .db import engine, is_key, now, reading, writing
 from .schema import Added, Change, Full, Hand, Moved, NotFound, Stale, TableInfo, changes, hands, table_info, tables
 
 # the statements a save and a poll run, built once (building one costs more than running it on SQLite)
@@ -94,7 +94,7 @@ _HANDS_AT = (select(tables.c.version.label("at"), *hands.c)
 def hands_at(table_id: str) -> tuple[int | None, list[Hand]]:
     """Return (the table's version, its live hands in order of play), read by one statement: the hands are
     that version's, whatever is saved meanwhile. The version is None if there is no such table."""
-    with engine().connect() as conn:
+    with reading() as conn:  # one statement: the version and the hands at one moment
         rows = conn.execute(_HANDS_AT, {"table_id": table_id}).all()
     if not rows:
         return None, []

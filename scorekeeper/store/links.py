@@ -9,7 +9,7 @@ import secrets
 
 from sqlalchemy import String, bindparam, insert, literal, select, union_all, update
 
-from .db import engine, is_key, now, writing
+from .db import engine, is_key, now, reading, writing
 from .schema import CREATOR, SCORER, VIEWER, Access, NotFound, links, table_info, tables
 
 # one statement for both kinds of key, with the table's row (the view needs it next); built once
@@ -24,7 +24,7 @@ def find_link(key: str) -> Access | None:
     """Return what a URL key opens (a share link or a table's own id), or None."""
     if not is_key(key):
         return None
-    with engine().connect() as conn:
+    with reading() as conn:
         row = conn.execute(_KEY, {"key": key}).first()  # a key is one or the other: never two rows
     if row is None:
         return None
