@@ -400,3 +400,12 @@ def test_a_templates_sentences_fill_in_as_jinjas_own_gettext_does(app):
         assert render('{{ ngettext("%(num)d Rappen", "%(num)d Rappen", 2) }}').render() == "2 Rappen"
         from markupsafe import Markup
         assert render('{{ _("%(name)s deals", name=who) }}').render(who=Markup("<i>A</i>")) == "<i>A</i> gibt"
+        # a value may be named anything, as with Jinja's own (its parameters are positional-only)
+        assert render('{{ _("%(message)s!", message=m) }}').render(m="<b>") == "&lt;b&gt;!"
+        assert render('{% trans context=m %}{{ context }}!{% endtrans %}').render(m="<b>") == "&lt;b&gt;!"
+
+        class Loud(int):  # a number whose text is markup is escaped like any text
+            def __str__(self):
+                return "<b>1</b>"
+        assert render('{{ _("%(n)s!", n=n) }}').render(n=Loud(1)) == "&lt;b&gt;1&lt;/b&gt;!"
+        assert render('{{ _("%(s)r!", s="<b>") }}').render() == "&#39;&lt;b&gt;&#39;!"  # Markup's own %r

@@ -11,7 +11,6 @@ import re
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
-from numbers import Number
 
 from babel import Locale, UnknownLocaleError
 from babel.numbers import format_currency, format_decimal
@@ -160,8 +159,9 @@ def install(app) -> None:
 
 
 def _escaped(value):
-    """A value to fill into a sentence on an HTML page: escaped, unless a number (whose text needs none)."""
-    return value if isinstance(value, Number) else escape(value)
+    """A value to fill into a sentence on an HTML page: escaped, unless a plain int or float (whose text needs
+    none; a subclass might write anything). A value given for %d as text, or for %r, goes the slower way."""
+    return value if type(value) in (int, float) else escape(value)
 
 
 def _filled(context, text: str, variables: dict) -> str:
@@ -169,19 +169,22 @@ def _filled(context, text: str, variables: dict) -> str:
     HTML-escaped where the template autoescapes."""
     if not context.eval_ctx.autoescape:
         return text % variables
+    if "%r" in text or ")r" in text:
+        return Markup(text) % variables  # Markup's own %r writes the escaped repr, not a Markup's
     try:
         return Markup(text % {k: _escaped(v) for k, v in variables.items()})
     except (TypeError, ValueError):  # e.g. %(n)d given a number as text: Markup's own % converts it
         return Markup(text) % variables
 
 
+# the parameters are positional-only, as Jinja's own: a sentence's values may be named anything (message=…)
 @pass_context
-def _template_gettext(context, message: str, **variables) -> str:
+def _template_gettext(context, message: str, /, **variables) -> str:
     return _filled(context, translations().ugettext(message), variables)
 
 
 @pass_context
-def _template_ngettext(context, singular: str, plural: str, num, **variables) -> str:
+def _template_ngettext(context, singular: str, plural: str, num, /, **variables) -> str:
     variables.setdefault("num", num)
     return _filled(context, translations().ungettext(singular, plural, num), variables)
 
