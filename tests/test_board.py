@@ -166,3 +166,20 @@ def test_the_boards_kept_hold_at_most_rows_kept_hands_counted_as_they_come_and_g
         assert kept.rows <= 10 or len(kept) == 1
     # 4 tables of 4 hands: only the two newest fit in 10 rows
     assert [b.table.id for _v, b in app.extensions["boards"].values()] == [u.rsplit("/", 1)[1] for u in urls[2:]]
+
+
+def test_the_kept_rows_count_follows_every_way_a_board_goes():
+    """_Kept counts rows through pop, del and clear too (OrderedDict's pop and popitem bypass __delitem__)."""
+    from types import SimpleNamespace
+    kept = board._Kept()
+    for key, n in (("a", 3), ("b", 4), ("c", 5), ("d", 6)):
+        kept[key] = (1, SimpleNamespace(rows=[None] * n))
+    kept["a"] = (2, SimpleNamespace(rows=[None] * 7))  # a board replaced by a longer one: 7 + 4 + 5 + 6
+    assert kept.rows == 22
+    kept.pop("b")
+    del kept["c"]
+    assert kept.pop("gone", None) is None and kept.rows == 13  # 7 + 6
+    kept.popitem(last=False)
+    assert kept.rows == 6
+    kept.clear()
+    assert kept.rows == 0

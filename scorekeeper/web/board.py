@@ -285,6 +285,22 @@ class _Kept(OrderedDict):
         self.rows -= len(value[1].rows)
         return key, value
 
+    # OrderedDict's pop and popitem don't go through __delitem__: each way out is counted
+    def __delitem__(self, key):
+        self.rows -= len(self[key][1].rows)
+        super().__delitem__(key)
+
+    def pop(self, key, *default):
+        if key not in self:
+            return super().pop(key, *default)
+        value = super().pop(key)
+        self.rows -= len(value[1].rows)
+        return value
+
+    def clear(self):
+        super().clear()
+        self.rows = 0
+
 
 def added_since(table_id: str, since: int, now_at: int):
     """Return store.added_since(table_id, since), read once per request for a table at version `now_at`
