@@ -103,6 +103,14 @@ def test_limits_can_be_turned_off_and_come_from_the_environment(tmp_path, monkey
     assert [client.get("/api/v1/ping").status_code for _ in range(3)] == [200, 200, 200]
 
 
+@pytest.mark.parametrize("setting", ["RATELIMIT_APPLICATION", "RATELIMIT_DEFAULT"])
+def test_a_limit_a_deployer_sets_for_every_request_still_applies(tmp_path, setting):
+    """Requests no limit of the app names skip the limiter (web/limits.py), unless a deployer's config.py
+    sets Flask-Limiter's own limit for every request: then a page is counted too (2 let in, the third 429)."""
+    client = limited_app(tmp_path, **{setting: "2 per minute"}).test_client()
+    assert [client.get("/tables/new").status_code for _ in range(3)] == [200, 200, 429]
+
+
 def test_the_default_limits_are_generous():
     app = create_app({"TESTING": True, "SECRET_KEY": "s", "DATABASE_URL": "sqlite://"})
     assert app.config["RATELIMIT_STORAGE_URI"] == "memory://"
