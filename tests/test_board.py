@@ -162,24 +162,23 @@ def test_the_boards_kept_hold_at_most_rows_kept_hands_counted_as_they_come_and_g
             client.post(urls[-1] + "/hands", data={**hand, "token": f"k{t}x{i}"},
                         headers={"HX-Request": "true", "HX-Target": "hand-form"})
         kept = app.extensions["boards"]
-        assert kept.rows == sum(len(b.rows) for _v, b in kept.values())
-        assert kept.rows <= 10 or len(kept) == 1
+        assert kept.rows == sum(len(b.rows) for _v, b in kept.boards.values())
+        assert kept.rows <= 10 or len(kept.boards) == 1
     # 4 tables of 4 hands: only the two newest fit in 10 rows
-    assert [b.table.id for _v, b in app.extensions["boards"].values()] == [u.rsplit("/", 1)[1] for u in urls[2:]]
+    assert [b.table.id for _v, b in app.extensions["boards"].boards.values()] == [u.rsplit("/", 1)[1] for u in urls[2:]]
 
 
-def test_the_kept_rows_count_follows_every_way_a_board_goes():
-    """_Kept counts rows through pop, del and clear too (OrderedDict's pop and popitem bypass __delitem__)."""
+def test_the_kept_rows_count_follows_every_board_kept_replaced_and_dropped(monkeypatch):
+    """_Kept counts rows as boards are kept, replaced by a longer one, and dropped least recently used first."""
     from types import SimpleNamespace
+    monkeypatch.setattr(board, "ROWS_KEPT", 22)
     kept = board._Kept()
     for key, n in (("a", 3), ("b", 4), ("c", 5), ("d", 6)):
-        kept[key] = (1, SimpleNamespace(rows=[None] * n))
-    kept["a"] = (2, SimpleNamespace(rows=[None] * 7))  # a board replaced by a longer one: 7 + 4 + 5 + 6
-    assert kept.rows == 22
-    kept.pop("b")
-    del kept["c"]
-    assert kept.pop("gone", None) is None and kept.rows == 13  # 7 + 6
-    kept.popitem(last=False)
-    assert kept.rows == 6
-    kept.clear()
-    assert kept.rows == 0
+        kept.keep(key, 1, SimpleNamespace(rows=[None] * n))
+    kept.keep("a", 2, SimpleNamespace(rows=[None] * 7))  # a board replaced by a longer one: 7 + 4 + 5 + 6
+    assert kept.rows == 22 and list(kept.boards) == ["b", "c", "d", "a"]
+    assert kept.get("b")[0] == 1 and kept.get("gone") is None  # b now the most recently used
+    kept.keep("e", 1, SimpleNamespace(rows=[None] * 8))  # 30 rows: c (5) and d (6) go, the least used
+    assert list(kept.boards) == ["a", "b", "e"] and kept.rows == 19  # 7 + 4 + 8
+    kept.keep("f", 1, SimpleNamespace(rows=[None] * 30))  # more than all alone: everything else goes
+    assert list(kept.boards) == ["f"] and kept.rows == 30

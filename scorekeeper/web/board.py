@@ -268,38 +268,31 @@ ROWS_KEPT = 20_000  # hands kept in boards per app process, all tables together 
 _KEEPING = threading.Lock()
 
 
-class _Kept(OrderedDict):
+class _Kept:
     """The boards an app keeps, (version, board) by key, least recently used first, and the rows they hold
-    together, counted as boards come and go (a kept board never changes): summing them on every request
-    cost 2% of a saved hand with 150 tables kept."""
+    together: counted as boards are kept and dropped (a kept board never changes), not summed on every
+    request (that cost 2% of a saved hand with 150 tables kept). Used under _KEEPING."""
 
-    rows = 0
-
-    def __setitem__(self, key, value):
-        old = self.get(key)
-        self.rows += len(value[1].rows) - (len(old[1].rows) if old is not None else 0)
-        super().__setitem__(key, value)
-
-    def popitem(self, last=True):
-        key, value = super().popitem(last)
-        self.rows -= len(value[1].rows)
-        return key, value
-
-    # OrderedDict's pop and popitem don't go through __delitem__: each way out is counted
-    def __delitem__(self, key):
-        self.rows -= len(self[key][1].rows)
-        super().__delitem__(key)
-
-    def pop(self, key, *default):
-        if key not in self:
-            return super().pop(key, *default)
-        value = super().pop(key)
-        self.rows -= len(value[1].rows)
-        return value
-
-    def clear(self):
-        super().clear()
+    def __init__(self):
+        self.boards: OrderedDict = OrderedDict()
         self.rows = 0
+
+    def get(self, key):
+        """Return (version, board) kept under key, now the most recently used, or None."""
+        found = self.boards.get(key)
+        if found is not None:
+            self.boards.move_to_end(key)
+        return found
+
+    def keep(self, key, version: int, b) -> None:
+        """Keep a board, in place of the key's older one; then drop the least recently used past ROWS_KEPT."""
+        old = self.boards.get(key)
+        self.rows += len(b.rows) - (len(old[1].rows) if old is not None else 0)
+        self.boards[key] = (version, b)
+        self.boards.move_to_end(key)
+        while len(self.boards) > 1 and self.rows > ROWS_KEPT:
+            _key, (_version, gone) = self.boards.popitem(last=False)
+            self.rows -= len(gone.rows)
 
 
 def added_since(table_id: str, since: int, now_at: int):
@@ -333,7 +326,8 @@ def kept_version(table) -> int | None:
     them without reading them apart."""
     from flask import current_app
     with _KEEPING:
-        found = current_app.extensions.get("boards", {}).get(_key(table))
+        kept = current_app.extensions.get("boards")
+        found = kept.boards.get(_key(table)) if kept is not None else None
     return found[0] if found is not None else None
 
 
@@ -353,7 +347,6 @@ def current(table) -> Board:
         kept = current_app.extensions.setdefault("boards", _Kept())
         found = kept.get(key)
         if found is not None and found[0] == version:
-            kept.move_to_end(key)
             return found[1]
     b = None
     if found is not None and found[0] < version:
@@ -372,10 +365,7 @@ def current(table) -> Board:
             at, hands = store.hands_at(table.id)
         b = build(table, hands, latest(len(hands)))
     with _KEEPING:
-        newer = kept.get(key)
+        newer = kept.boards.get(key)
         if newer is None or newer[0] <= b.table.version:  # a board another thread kept meanwhile may be newer
-            kept[key] = (b.table.version, b)
-            kept.move_to_end(key)
-        while len(kept) > 1 and kept.rows > ROWS_KEPT:
-            kept.popitem(last=False)
+            kept.keep(key, b.table.version, b)
     return b
