@@ -146,15 +146,13 @@ def translations():
 
 
 def install(app) -> None:
-    """Give the templates' _() and ngettext() this request's catalogue (in place of Flask-Babel's look-up)."""
-    app.jinja_env.install_gettext_callables(
-        gettext=lambda s: translations().ugettext(s),
-        ngettext=lambda s, p, n: translations().ungettext(s, p, n),
-        pgettext=lambda c, s: translations().upgettext(c, s),
-        npgettext=lambda c, s, p, n: translations().unpgettext(c, s, p, n),
-        newstyle=True)
-    # the same, called straight: Jinja's own _() goes through three calls (_ → gettext → the lambda above),
-    # and its Markup % wraps every value in a helper object; a Save's answer says a few dozen sentences
+    """Give the templates _(), gettext() and ngettext() in this request's language (in place of Flask-Babel's).
+
+    They are called straight: Jinja's own newstyle _() goes through three calls, and its Markup % wraps every
+    value in a helper object (a Save's answer says a few dozen sentences). {% trans %} blocks call the same
+    gettext and ngettext, newstyle: with their values as keywords.
+    """
+    app.jinja_env.newstyle_gettext = True
     app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext, ngettext=_template_ngettext)
 
 
