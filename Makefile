@@ -6,23 +6,41 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 WORKERS ?= 2
 
-.PHONY: install run test test-fast bench chromium postgres translations clean
+UV_VERSION ?= 0.13.9
+LOCK := uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
+	--constraint requirements/constraints.txt --custom-compile-command "make lock" --upgrade --quiet
 
-$(VENV)/.installed: pyproject.toml
+.PHONY: install install-test run test test-fast test-other-pythons bench chromium postgres translations lock clean
+
+# Exactly the lock (requirements/*.txt, every package with its hashes), nothing resolved on the day.
+# make run installs what running needs; make test adds pytest, Hypothesis and Playwright.
+$(VENV)/.run: requirements/run.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q --require-hashes --no-deps -r requirements/run.txt
+	@# the checkout on the venv's path (what an editable install does, without building anything): the app,
+	@# gunicorn's workers and the tests import scorekeeper from here, whatever their working folder
+	$(PY) -c 'import os, sysconfig; open(os.path.join(sysconfig.get_paths()["purelib"], "scorekeeper-checkout.pth"), "w").write(os.getcwd() + "\n")'
 	touch $@
 
-install: $(VENV)/.installed
+$(VENV)/.test: requirements/test.txt $(VENV)/.run
+	$(PY) -m pip install -q --require-hashes --no-deps -r requirements/test.txt
+	touch $@
 
-# Serve the app with gunicorn; HOST=0.0.0.0 serves phones on the same Wi-Fi. Ctrl-C stops it.
-# Two threads a worker: one answers while the other waits on the disk or a phone; with four, the threads
-# hand Python's lock back and forth so often that a saved hand cost ~20% more CPU (make bench, docs/deploy.md).
+install: $(VENV)/.run
+install-test: $(VENV)/.test
+
+# Serve the app (scorekeeper/serve.py: gunicorn, 2 workers of 2 threads); HOST=0.0.0.0 serves phones on the
+# same Wi-Fi. Ctrl-C stops it.
 run: install
 	$(PY) -m scorekeeper init-db
-	HOST=$(HOST) PORT=$(PORT) $(VENV)/bin/gunicorn --workers $(WORKERS) --threads 2 --bind $(HOST):$(PORT) \
-		--keep-alive 5 --no-control-socket --access-logfile - 'scorekeeper:create_app()'
+	HOST=$(HOST) PORT=$(PORT) WORKERS=$(WORKERS) $(PY) -m scorekeeper serve
+
+# Upgrade every package to its newest release within pyproject.toml's ranges and requirements/constraints.txt,
+# with uv (it resolves once for every Python, OS and CPU: one lock for all). Review the diff, run make test.
+lock: install
+	$(PY) -m pip install -q "uv==$(UV_VERSION)"
+	$(VENV)/bin/$(LOCK) -o requirements/run.txt
+	$(VENV)/bin/$(LOCK) --extra test -o requirements/test.txt
 
 # Debian's Chromium for the browser tests (Playwright drives it; no browser download).
 chromium:
@@ -37,17 +55,18 @@ postgres:
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq --no-install-recommends postgresql; }
 
 # The whole suite, browser and PostgreSQL tests included. pytest's 5 (no test ran) is a failure.
-test: install chromium postgres
+test: install-test chromium postgres
 	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS); rc=$$?; \
 		if [ $$rc -eq 5 ]; then echo "no tests ran"; exit 1; fi; exit $$rc
 
-test-fast: install
-	$(PY) -m pytest -q -m "not browser and not postgres" $(PYTEST_ARGS)
+test-fast: install-test
+	$(PY) -m pytest -q -p no:cacheprovider -m "not browser and not postgres" $(PYTEST_ARGS); rc=$$?; \
+		if [ $$rc -eq 5 ]; then echo "no tests ran"; exit 1; fi; exit $$rc
 
-bench: install chromium
+bench: install-test chromium
 	$(PY) -m bench
 
-translations: install
+translations: install-test
 	$(VENV)/bin/pybabel extract -F babel.cfg -k line -k nline:1,2 -k _l -k N_ -k Option:2 -o scorekeeper/translations/messages.pot .
 	$(VENV)/bin/pybabel update -i scorekeeper/translations/messages.pot -d scorekeeper/translations --no-fuzzy-matching --ignore-obsolete
 	$(VENV)/bin/pybabel compile -d scorekeeper/translations

@@ -12,9 +12,11 @@ LANGUAGES = ("en", "de", "fr", "it", "rm")  # shipped translations (scorekeeper/
 
 def create_app(test_config: dict | None = None) -> Flask:
     """Create and configure the app: defaults, then instance config and environment, then tests."""
-    root = Path(__file__).resolve().parent.parent
-    app = Flask(__name__, instance_relative_config=True,
-                template_folder=str(root / "templates"), static_folder=str(root / "static"))
+    from .paths import resource
+    # INSTANCE_PATH: where the database, secret key and config.py live (a container's volume); Flask's default
+    # is instance/ in a checkout, <venv>/var/scorekeeper-instance for an installed package.
+    app = Flask(__name__, instance_relative_config=True, instance_path=_instance_path(),
+                template_folder=str(resource("templates")), static_folder=str(resource("static")))
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
         DATABASE_URL=f"sqlite:///{Path(app.instance_path) / 'scorekeeper.sqlite'}",
@@ -77,16 +79,22 @@ def create_app(test_config: dict | None = None) -> Flask:
             setattr(g, app.config["WTF_CSRF_FIELD_NAME"], csrf._get_csrf_token())
 
     from . import store
-    from .web import (api, counting, exports, limits, live, precompressed, pwa, rules, site, table_setup,
-                      tables)
+    from .web import (api, counting, exports, health, limits, live, precompressed, pwa, rules, site,
+                      table_setup, tables)
     store.init_app(app)
     csrf.exempt(api.bp)
-    for blueprint in (api.bp, counting.bp, rules.bp, tables.bp, table_setup.bp, exports.bp, live.bp, pwa.bp):
+    for blueprint in (api.bp, counting.bp, rules.bp, tables.bp, table_setup.bp, exports.bp, live.bp, pwa.bp,
+                      health.bp):
         app.register_blueprint(blueprint)
     site.install(app)
     precompressed.install(app)
     limits.install(app)
     return app
+
+
+def _instance_path() -> str | None:
+    path = os.environ.get("INSTANCE_PATH")
+    return os.path.abspath(path) if path else None
 
 
 def _instance_secret(instance: Path) -> str:

@@ -1,11 +1,13 @@
-"""Command line: `python -m scorekeeper count GAME CARD...` and `python -m scorekeeper init-db`."""
+"""Command line: `python -m scorekeeper serve | init-db | backup | count` (or `scorekeeper …` when installed)."""
 from __future__ import annotations
 
 import sys
 
 USAGE = """usage:
-  python -m scorekeeper count GAME CARD...   count a pile (e.g. count troccas SW-K CU-Q BA-J T5)
+  python -m scorekeeper serve [--server gunicorn|waitress]
+                                             serve the app (HOST, PORT, WORKERS from the environment)
   python -m scorekeeper init-db              create or upgrade the database
+  python -m scorekeeper count GAME CARD...   count a pile (e.g. count troccas SW-K CU-Q BA-J T5)
 """
 
 
@@ -19,6 +21,9 @@ def main(argv: list[str]) -> int:
         return count(args)
     if command == "init-db":
         return init_db()
+    if command == "serve":
+        from .serve import main as serve
+        return serve(args)
     print(USAGE, file=sys.stderr)
     return 2
 
@@ -54,9 +59,19 @@ def count(args: list[str]) -> int:
 def init_db() -> int:
     """Create or upgrade the database (create_app runs the migrations; this only starts it once)."""
     from . import create_app
-    create_app()
+    from .store.db import Unusable
+    try:
+        create_app()
+    except Unusable as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     return 0
 
 
-if __name__ == "__main__":
+def run() -> None:
+    """The `scorekeeper` command an installed package puts on the PATH."""
     sys.exit(main(sys.argv[1:]))
+
+
+if __name__ == "__main__":
+    run()

@@ -1,7 +1,6 @@
 """The database connection: the engine per app, migrations, write transactions, safe keys."""
 from __future__ import annotations
 
-import fcntl
 import os
 import string
 import threading
@@ -10,9 +9,24 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from flask import Flask, current_app
-from sqlalchemy import create_engine, event
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
-MIGRATIONS = Path(__file__).resolve().parent.parent.parent / "migrations"
+from ..paths import resource
+
+try:
+    import fcntl
+except ImportError:  # Windows: `serve` runs one waitress process there, so the thread locks below are enough
+    fcntl = None
+
+MIGRATIONS = resource("migrations")
+
+
+class Unusable(Exception):
+    """The database can't be used (a malformed DATABASE_URL, a server that can't be reached): a sentence to
+    print at start-up, which never shows the password."""
+
 
 def init_app(app: Flask) -> None:
     """Make the app's engine and bring its schema up to date (unless the config says not to)."""
@@ -21,9 +35,18 @@ def init_app(app: Flask) -> None:
         url = "postgresql+psycopg://" + url[len("postgres://"):]
     elif url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url[len("postgresql://"):]
-    app.extensions["store"] = make_engine(url)
+    try:
+        app.extensions["store"] = make_engine(url)
+    except (ArgumentError, NoSuchModuleError, ValueError):
+        raise Unusable("DATABASE_URL is not a database address this app can use: write sqlite:////path/to/file."
+                       "sqlite or postgresql://user:password@host:5432/name.") from None
     if app.config.get("AUTO_MIGRATE", True):
-        upgrade(app)
+        try:
+            upgrade(app)
+        except SQLAlchemyError as e:
+            shown = app.extensions["store"].url.render_as_string(hide_password=True)
+            reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
+            raise Unusable(f"The database in DATABASE_URL ({shown}) can't be used: {reason}") from None
 
 
 def make_engine(url: str):
@@ -73,12 +96,36 @@ def upgrade(app: Flask) -> None:
             return
     lock = Path(app.instance_path) / "migrate.lock"
     with open(lock, "w") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)  # gunicorn workers start together; one migrates, the rest wait
+        if fcntl:
+            fcntl.flock(f, fcntl.LOCK_EX)  # gunicorn workers start together; one migrates, the rest wait
         with eng.begin() as conn:
             if eng.dialect.name == "postgresql":
                 conn.exec_driver_sql("SELECT pg_advisory_xact_lock(20261122)")
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
+
+
+def unready(app: Flask) -> str | None:
+    """Say why the database can't serve (it doesn't answer, or its schema isn't the newest migration), or None.
+
+    For /readyz: one connection and one or two small reads, no write and no lock."""
+    from alembic.config import Config
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(cfg).get_current_head()
+    try:
+        with app.extensions["store"].connect() as conn:
+            conn.execute(text("SELECT 1"))
+            current = MigrationContext.configure(conn).get_current_revision()
+    except SQLAlchemyError as e:
+        reason = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
+        return f"the database does not answer: {reason}"
+    if current != head:
+        return f"the database is at migration {current or 'none'}, the newest is {head}"
+    return None
 
 
 def now() -> datetime:
@@ -127,9 +174,12 @@ def _one_writer(eng):
     key = (os.getpid(), path)  # an flock is shared by a forked child: each process opens its own
     with _WRITERS_LOCK:
         if key not in _WRITERS:
-            _WRITERS[key] = (threading.Lock(), open(path + "-writer.lock", "a"))
+            _WRITERS[key] = (threading.Lock(), open(path + "-writer.lock", "a") if fcntl else None)
         lock, file = _WRITERS[key]
     with lock:
+        if file is None:  # Windows: one process (serve's waitress), so the thread lock is the whole queue
+            yield
+            return
         fcntl.flock(file, fcntl.LOCK_EX)
         try:
             yield

@@ -29,7 +29,7 @@ def _flag(value) -> bool:
 
 def install(app: Flask) -> Limiter:
     """Attach a limiter of its own to this app (each app counts alone) and limit the endpoints above."""
-    from . import api
+    from . import api, health
 
     app.config["RATELIMIT_ENABLED"] = _flag(app.config.get("RATELIMIT_ENABLED", True))
     for key in ("MAX_HANDS", "MAX_URL", "MAX_CONTENT_LENGTH", "MAX_FORM_SIZE"):
@@ -39,6 +39,7 @@ def install(app: Flask) -> Limiter:
                       key_prefix="scorekeeper")
     # one count for the whole API (a blueprint's plain limit counts each endpoint apart)
     limiter.shared_limit(lambda: current_app.config["RATELIMIT_API"], scope="api")(api.bp)
+    limiter.exempt(health.bp)  # a proxy asks every few seconds, even when every request is limited
     for endpoint, setting in LIMITED_POSTS.items():
         view = app.view_functions[endpoint]
         app.view_functions[endpoint] = limiter.limit(lambda setting=setting: current_app.config[setting],

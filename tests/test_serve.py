@@ -1,0 +1,156 @@
+"""`python -m scorekeeper serve`: gunicorn or waitress, the same settings, and a sentence for what can't work."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from scorekeeper.serve import Refused, check_bind, settings
+from tests.phone import Phone
+
+TROCCAS = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
+           "first_dealer": "0", "stake": "0.05", "currency": "CHF", "rule_all_tricks_take_scart": "y"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_settings_default_to_gunicorn_on_127_0_0_1_port_5000_with_2_workers():
+    assert settings({}, [], "linux") == settings({}, [], "darwin")
+    chosen = settings({}, [], "linux")
+    assert (chosen.host, chosen.port, chosen.workers, chosen.server) == ("127.0.0.1", 5000, 2, "gunicorn")
+
+
+def test_windows_serves_with_waitress_and_refuses_gunicorn():
+    assert settings({}, [], "win32").server == "waitress"
+    with pytest.raises(Refused, match="gunicorn does not run on Windows"):
+        settings({}, ["--server", "gunicorn"], "win32")
+    assert settings({"HOST": "0.0.0.0", "PORT": "8080"}, ["--server=waitress"], "linux").port == 8080
+
+
+@pytest.mark.parametrize("env, argv, words", [
+    ({"PORT": "http"}, [], "PORT='http' is not a number from 1 to 65535."),
+    ({"PORT": "70000"}, [], "PORT='70000' is not a number from 1 to 65535."),
+    ({"WORKERS": "0"}, [], "WORKERS='0' is not a number from 1 to 64."),
+    ({}, ["--server", "uwsgi"], "--server must be gunicorn or waitress, not 'uwsgi'"),
+    ({}, ["--verbose"], "unknown argument '--verbose'"),
+])
+def test_bad_settings_are_a_sentence(env, argv, words):
+    with pytest.raises(Refused) as refused:
+        settings(env, argv, "linux")
+    assert words in str(refused.value)
+
+
+def test_a_port_in_use_and_a_bad_host_are_sentences():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(Refused, match=f"Port {port} is already in use on 127.0.0.1: stop the other server"):
+            check_bind("127.0.0.1", port)
+    with pytest.raises(Refused, match="HOST='no-such-host.invalid' is not an address of this computer"):
+        check_bind("no-such-host.invalid", free_port())
+    with pytest.raises(Refused, match="HOST must be an address of this computer"):
+        check_bind("192.0.2.1", free_port())  # TEST-NET-1 (RFC 5737): never this machine's address
+
+
+def serve(tmp_path, *args, env=None) -> subprocess.Popen:
+    log = open(tmp_path / "serve.log", "w")
+    return subprocess.Popen([sys.executable, "-m", "scorekeeper", "serve", *args], cwd=tmp_path,
+                            env={**os.environ, "INSTANCE_PATH": str(tmp_path / "instance"), **(env or {})},
+                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def wait_for(url: str, proc: subprocess.Popen, seconds: float = 60) -> None:
+    """Wait until the server answers (or has died): a state, with a generous deadline for a loaded machine."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        assert proc.poll() is None, "the server stopped before it answered"
+        try:
+            get(url)
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise AssertionError(f"{url} did not answer")
+
+
+@pytest.mark.parametrize("server", ["gunicorn", "waitress"])
+def test_serve_answers_pages_and_health_and_logs_no_health_checks(tmp_path, server):
+    port = free_port()
+    proc = serve(tmp_path, "--server", server, env={"PORT": str(port), "WORKERS": "2"})
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(base + "/healthz", proc)
+        assert get(base + "/healthz") == (200, "ok\n")
+        assert get(base + "/readyz") == (200, "ready\n")
+        phone = Phone(port)
+        assert phone.request("GET", "/")[0].status == 200
+        phone.request("GET", "/tables/new/troccas")
+        opened, _ = phone.request("POST", "/tables/new/troccas", TROCCAS)
+        assert opened.status == 303
+        table = opened.getheader("Location")
+        page, text = phone.request("GET", table)
+        assert page.status == 200 and "Anna" in text
+        saved, _ = phone.request("POST", table + "/hands", {"partner": "Cla", "side": "first", "points": "40",
+                                                            "token": "serve-test-hand-1"})
+        assert saved.status == 303
+        page, text = phone.request("GET", table)
+        assert "Hand 1" in text and "Hand 2" in text  # hand 1 in the history, hand 2's form
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+    log = (tmp_path / "serve.log").read_text()
+    assert f"Scorekeeper on http://127.0.0.1:{port}/ ({server})" in log
+    assert "Traceback" not in log
+    assert (tmp_path / "instance" / "scorekeeper.sqlite").exists()  # INSTANCE_PATH holds the database
+    if server == "gunicorn":  # its access log: the pages, not the health checks
+        assert '"GET / HTTP/1.1" 200' in log and '"POST /tables/new/troccas HTTP/1.1" 303' in log
+        assert "/healthz" not in log and "/readyz" not in log
+
+
+def test_serve_on_a_port_in_use_says_so_without_a_traceback(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = serve(tmp_path, env={"PORT": str(port)})
+        assert proc.wait(timeout=60) == 2
+    log = (tmp_path / "serve.log").read_text()
+    assert log == (f"error: Port {port} is already in use on 127.0.0.1: stop the other server, or choose another "
+                   f"port, e.g. PORT={port + 1}.\n")
+
+
+def test_a_malformed_database_url_is_a_sentence_naming_it_without_the_password(tmp_path):
+    proc = serve(tmp_path, env={"PORT": str(free_port()), "DATABASE_URL": "postgresql://bob:hunter2@db:notaport/x"})
+    assert proc.wait(timeout=60) == 2
+    log = (tmp_path / "serve.log").read_text()
+    assert log.startswith("error: DATABASE_URL ") and "Traceback" not in log
+    assert "hunter2" not in log
+
+
+def test_a_database_that_is_down_is_a_sentence_without_the_password(tmp_path):
+    # nothing listens on port 1 of this machine: as a stopped PostgreSQL
+    proc = serve(tmp_path, env={"PORT": str(free_port()), "DATABASE_URL": "postgresql://bob:hunter2@127.0.0.1:1/x"})
+    assert proc.wait(timeout=60) == 2
+    log = (tmp_path / "serve.log").read_text()
+    assert log.startswith("error: The database in DATABASE_URL (postgresql+psycopg://bob:***@127.0.0.1:1/x) "
+                          "can't be used: ")
+    assert "hunter2" not in log and "Traceback" not in log
