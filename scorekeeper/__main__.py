@@ -7,6 +7,8 @@ USAGE = """usage:
   python -m scorekeeper serve [--server gunicorn|waitress]
                                              serve the app (HOST, PORT, WORKERS from the environment)
   python -m scorekeeper init-db              create or upgrade the database
+  python -m scorekeeper backup DEST_DIR [--keep N]
+                                             copy the database into DEST_DIR, keeping the newest N (default 14)
   python -m scorekeeper count GAME CARD...   count a pile (e.g. count troccas SW-K CU-Q BA-J T5)
 """
 
@@ -21,6 +23,9 @@ def main(argv: list[str]) -> int:
         return count(args)
     if command == "init-db":
         return init_db()
+    if command == "backup":
+        from .backup import main as backup
+        return backup(args)
     if command == "serve":
         from .serve import main as serve
         return serve(args)
