@@ -248,8 +248,8 @@ def test_csv_cells_from_names_never_become_formulas(csrf_app):
     rows = read_csv(client, url)
     assert_no_formula(rows)
     header, hand, total = rows
-    assert header[3:-1] == ["'=HYPERLINK(\"http://evil.example\",\"x\") (units)", "'+1 (units)", "'-1 (units)",
-                          "'@x (units)", "'=HYPERLINK(\"http://evil.example\",\"x\") (CHF)", "'+1 (CHF)", "'-1 (CHF)",
+    assert header[3:-1] == ["'=HYPERLINK(\"http://evil.example\",\"x\") (Points)", "'+1 (Points)", "'-1 (Points)",
+                          "'@x (Points)", "'=HYPERLINK(\"http://evil.example\",\"x\") (CHF)", "'+1 (CHF)", "'-1 (CHF)",
                           "'@x (CHF)"]
     assert hand[1] == "'=HYPERLINK(\"http://evil.example\",\"x\")"  # the dealer
     assert hand[2].startswith("'=HYPERLINK")  # the summary names the declarer first
@@ -275,7 +275,7 @@ def test_csv_cells_starting_with_a_tab_or_carriage_return_are_defused(csrf_app):
         table = store.create_table("troccas", exported["players"], {}, 5, "CHF", 0)
     rows = read_csv(client, f"/t/{table.id}")
     assert_no_formula(rows)
-    assert rows[0][3:5] == ["'\t=1+1 (units)", "'\r=1+1 (units)"]
+    assert rows[0][3:5] == ["'\t=1+1 (Points)", "'\r=1+1 (Points)"]
 
 
 def test_a_release_that_changes_only_a_template_is_a_new_page_for_a_phone_that_kept_the_old(app, client, tmp_path):

@@ -191,7 +191,9 @@ def test_export_then_import_gives_back_the_same_table(client):
     again = client.get(r.headers["Location"] + "/export.json").get_json()
     assert again == exported
     csv = client.get(url + "/export.csv").get_data(as_text=True).splitlines()
-    assert csv[0].startswith("Hand,Dealer,What,Anna (units)")
+    assert csv[0].startswith("Hand,Dealer,What,Anna (Points)")  # Troccas's unit: the totals' column head
+    german = client.get(url + "/export.csv?lang=de").get_data(as_text=True).splitlines()
+    assert "Anna (Punkte)" in german[0].split(",")  # in the reader's language, not the code's "units"
     assert csv[-1] == "Total,,,18,-18,18,-18,0.90,-0.90,0.90,-0.90"  # 18 x 5 Rappen
 
 

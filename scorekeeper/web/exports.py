@@ -59,8 +59,9 @@ def csv_file(table_id):
     players = list(b.players)  # who left the table is still in the export, after the others
     # Every cell that holds text (names, the sentences) goes through _text; the numbers the app computes
     # (hand numbers, units, money such as -0.90) don't, so a spreadsheet still reads them as numbers.
+    unit = _(b.game.unit_label)  # the game's own word, as the totals head it ("points", "stakes"…)
     w.writerow([_text(_("Hand")), _text(_("Dealer")), _text(_("What"))]
-               + [_text(f"{p} ({_('units')})") for p in players]
+               + [_text(f"{p} ({unit})") for p in players]
                + [_text(f"{p} ({table.currency})") for p in players] + [_text(_("Changes"))])
     for r in b.rows:
         w.writerow([r.index, _text(r.dealer), _text(r.summary)] + [r.scores.get(p, "") for p in players]
