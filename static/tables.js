@@ -119,6 +119,9 @@
       if (i) { i.value = i.defaultValue = p[1]; }
     });
     form.querySelectorAll("input[name=group], .group-list, .count .total").forEach(function (el) { el.remove(); });
+    // what a refused Save said about the last hand is not about the next one: a new form has no messages
+    form.querySelectorAll(".form-errors, .engine-error, .field-error").forEach(function (el) { el.remove(); });
+    form.querySelectorAll(".has-error").forEach(function (el) { el.classList.remove("has-error"); });
     var preview = document.getElementById("preview");
     if (preview) { preview.textContent = ""; }
   });
@@ -154,6 +157,19 @@
     if (form && form.id === "hand-form" && form.isConnected && (!action || action === "save")) {
       HTMLFormElement.prototype.submit.call(form);
     }
+  });
+
+  // Cards tapped (or classes given) after a count filled the points: those points are the old pile's. Empty
+  // them, so the preview counts the pile as it is now and Save counts it (count_aid.before_save); points the
+  // player typed over the count are theirs, and stay.
+  document.addEventListener("input", function (e) {
+    var t = e.target, form = t.form;
+    if (!form || form.id !== "hand-form" || !t.closest("#count-aid") || !(t.name === "card" || /^c_/.test(t.name))) { return; }
+    var counted = form.querySelector("input[name=counted]");
+    if (!counted) { return; }
+    var at = counted.value.indexOf(":"), field = form.querySelector("[name='" + counted.value.slice(0, at).replace(/'/g, "") + "']");
+    if (field && field.value === counted.value.slice(at + 1)) { field.value = ""; }
+    counted.remove();
   });
 
   // Fewer taps: choosing who declared opens the keypad on the points field (the same tap, where the

@@ -130,3 +130,28 @@ def test_the_chart_path_goes_through_every_running_total():
     from scorekeeper.web.chart import path
     # absolute points (6,80) (12,77) (18,79): the path starts at the first and steps +6,−3 then +6,+2
     assert path([6, 12, 18], [80, 77, 79]) == "M6,80l6,-3 6,2"
+
+
+def test_a_count_made_again_replaces_the_points_the_last_count_filled(client):
+    """Without scripts too: points that a count put in the form (posted back as `counted`) are the old pile's, so
+    Save counts the pile as tapped now; points the player typed over them win (count_aid.before_save)."""
+    url = open_table(client, "troccas", TROCCAS)
+    # a partner not at the table: refused, but Save counted the pile into the points on the way. SW-K BA-K T5: 3 odd cards,
+    # 11 − 2 = 9 (docs/rules.md §1; python -m scorekeeper count troccas SW-K BA-K T5)
+    page = client.post(url + "/hands", data={"partner": "Nobody", "count_of": "first", "card": ["SW-K", "BA-K", "T5"], "token": "c1",
+                                             "action": "save"}).get_data(as_text=True)
+    counted = re.search(r'name="counted" value="([^"]+)"', page).group(1)
+    assert counted == "points:9" and re.search(r'name="points"[^>]*value="9"', page)
+    # a king more, the counted 9 posted back as it was: counted again, SW-K BA-K CU-K T5 one group of 4, 16 − 3 = 13
+    r = client.post(url + "/hands", data={"partner": "Cla", "count_of": "first", "points": "9", "counted": counted,
+                                          "card": ["SW-K", "BA-K", "CU-K", "T5"], "token": "c1", "action": "save"})
+    assert r.status_code == 303
+    assert "13 points" in client.get(url).get_data(as_text=True)
+
+
+def test_points_typed_over_a_count_win(client):
+    url = open_table(client, "troccas", TROCCAS)
+    r = client.post(url + "/hands", data={"partner": "Cla", "count_of": "first", "points": "40", "counted": "points:9",
+                                          "card": ["SW-K", "BA-K", "CU-K", "T5"], "token": "c2", "action": "save"})
+    assert r.status_code == 303
+    assert "40 points" in client.get(url).get_data(as_text=True)  # typed, not the 13 the cards count

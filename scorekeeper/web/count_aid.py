@@ -37,6 +37,10 @@ class Aid:
     groups: list = field(default_factory=list)  # [(cards, points)] added one group at a time
     ticked: list = field(default_factory=list)  # the cards tapped and not yet in a group
     group_size: int | None = None  # cards in one group, where the game counts in groups (pairs: 2)
+    # "field:points" when the points field holds what a count put there, not what the player typed: posted back
+    # with the form, so a count made again from more (or fewer) taps replaces it (the cards and the points
+    # never disagree); static/tables.js empties such a field as soon as the cards change
+    counted: str = ""
 
     @property
     def used(self) -> bool:
@@ -49,7 +53,7 @@ def start(game, table, formdata) -> Aid:
     if game.counting == "tricks":
         return Aid([])  # no card points: nothing to count, whatever was posted
     rules = resolve_rules(game, table.rules)
-    aid = Aid(rows(game, table, formdata), group_size=group_size(game))
+    aid = Aid(rows(game, table, formdata), group_size=group_size(game), counted=formdata.get("counted", "")[:40])
     groups = [g.split() for g in formdata.getlist("group") if g.split()]
     try:
         for g in groups:
@@ -185,6 +189,8 @@ def count(form, game, table, formdata, aid: Aid) -> bool:
         return False
     form.count_of.data = target
     hand_form.fill_count(form, target, aid.count)
+    found = next(c for c in form.entry.counts if c.target == target)
+    aid.counted = f"{found.points}:{form[found.points].data}"
     return True
 
 
@@ -197,9 +203,11 @@ def before_save(form, game, table, formdata, aid: Aid) -> bool:
         return True  # nothing to count, or a game without card points: what was posted for it is ignored
     target = form.count_of.data or default_target(form)
     found = next((c for c in form.entry.counts if c.target == target), None)
-    if found is not None and (form[found.points].data or "").strip():
+    typed = (form[found.points].data or "").strip() if found is not None else ""
+    if typed and aid.counted != f"{found.points}:{typed}":
+        aid.counted = ""
         return True  # the points were typed: they win, the count is only an aid
-    return count(form, game, table, formdata, aid)
+    return count(form, game, table, formdata, aid)  # none typed, or only what the last count put there
 
 
 def tally(aid: Aid) -> str | None:
