@@ -328,3 +328,23 @@ def test_a_delete_shown_before_another_phone_edited_the_hand_deletes_nothing(cli
     client.post(url + "/hands/1/delete", data={"token": token, "version": version})
     page = client.get(url).get_data(as_text=True)
     assert "nothing was deleted" in page and "Ben: Normal, 63 points" in page
+
+
+def test_a_players_colour_in_the_chart_stays_theirs_when_someone_leaves_or_joins(client):
+    url = open_table(client)
+
+    def colours():
+        page = client.get(url).get_data(as_text=True)
+        legend = re.search(r'<ul class="legend">(.*?)</ul>', page, re.S).group(1)
+        return dict((name, k) for k, name in re.findall(r'<span class="swatch k(\d)"></span>([^<]+)</li>', legend))
+
+    for n, who in enumerate(["Anna", "Ben", "Cla"], 1):
+        hand(client, url, who, 63, n)
+    before = colours()
+    assert before == {"Anna": "0", "Ben": "1", "Cla": "2", "Dumeng": "3"}  # seat order on the first hand
+    assert change(client, url, ["Anna", "Ben", "Cla", "Dumeng"], leaves=[0], join="Eva", token="k1").status_code == 303
+    hand(client, url, "Ben", 63, 4)
+    hand(client, url, "Cla", 63, 5)
+    after = colours()
+    # Anna left (listed after the others now) and Eva came: everyone keeps their colour, Eva takes the next one
+    assert after == {**before, "Eva": "4"}

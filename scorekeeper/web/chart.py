@@ -21,6 +21,15 @@ def path(xs: list[int], ys: list[int]) -> str:
     return f"M{xs[0]},{ys[0]}l{steps}"
 
 
+def in_order_of_arrival(board) -> list[str]:
+    """Return the players in the order they came to the table: the first hand's, then each one who joined.
+
+    A player's colour (and line width) is their place in this order, so it stays theirs when someone joins or
+    leaves, whatever order the scoreboard lists them in. Seats change only where a hand says so (its changes)."""
+    seated = [board.rows[0], *(r for r in board.rows if r.changes)] if board.rows else []
+    return list(dict.fromkeys([*(p for r in seated for p in r.players if p in board.players), *board.players]))
+
+
 def chart(board) -> dict | None:
     """Return what _chart.html draws: a line (an SVG path) per player, the zero line, and the story in words."""
     last = board.rows[-1] if board.rows else None
@@ -29,7 +38,7 @@ def chart(board) -> dict | None:
     # a hand the engine can't score (the rules changed under it) is no point of the line; the extremes are
     # kept with the rows (web/board.py), so a long evening's chart costs its 60 points, not every hand
     rows = board.rows if last.charted == len(board.rows) else [r for r in board.rows if not r.error]
-    players = list(board.players)
+    players = in_order_of_arrival(board)
     low, high = last.low, last.high
     span = (high - low) or 1
     step = (WIDTH - 2 * PAD) / len(rows)
