@@ -190,11 +190,34 @@ def test_export_then_import_gives_back_the_same_table(client):
     assert r.status_code == 303
     again = client.get(r.headers["Location"] + "/export.json").get_json()
     assert again == exported
-    csv = client.get(url + "/export.csv").get_data(as_text=True).splitlines()
+    csv = client.get(url + "/export.csv").get_data(as_text=True).lstrip("\ufeff").splitlines()
     assert csv[0].startswith("Hand,Dealer,What,Anna (Points)")  # Troccas's unit: the totals' column head
     german = client.get(url + "/export.csv?lang=de").get_data(as_text=True).splitlines()
-    assert "Anna (Punkte)" in german[0].split(",")  # in the reader's language, not the code's "units"
+    assert "Anna (Punkte)" in german[0].split(";")  # in the reader's language, not the code's "units"
     assert csv[-1] == "Total,,,18,-18,18,-18,0.90,-0.90,0.90,-0.90"  # 18 x 5 Rappen
+
+
+@pytest.mark.parametrize("lang, delimiter, decimal", [
+    # CLDR's decimal mark for the language in Switzerland (the table plays in CHF; Babel 2.18.0, pinned in the
+    # lock): en_CH, de_CH, it_CH and rm_CH write 0.90, fr_CH 0,90. The separator: Excel's list separator, a comma
+    # in English, a semicolon in German, French and Italian (and so for Romansh, read with a German or Italian Excel)
+    ("en", ",", "."), ("de", ";", "."), ("fr", ";", ","), ("it", ";", "."), ("rm", ";", "."),
+])
+def test_the_csv_opens_in_each_locales_spreadsheet(client, lang, delimiter, decimal):
+    import csv as csvlib
+    import io
+    url = client.post("/tables/new/troccas", data=TROCCAS).headers["Location"]
+    for points, token in ((40, "a"), (50, "b")):
+        client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": str(points), "token": token})
+    body = client.get(url + f"/export.csv?lang={lang}").get_data()
+    assert body.startswith(b"\xef\xbb\xbf")  # UTF-8's byte order mark: Excel reads "Zoë" right
+    rows = list(csvlib.reader(io.StringIO(body.decode("utf-8-sig"), newline=""), delimiter=delimiter))
+    assert all(len(row) == len(rows[0]) == 3 + 4 + 4 + 1 for row in rows[:-1])  # every row split right
+    assert [row[0] for row in rows[1:]] == ["1", "2", rows[-1][0]]
+    # Anna & Cla (40 − 36) + (50 − 36) = +18 each, Ben and Zoë −18; × 5 Rappen = 0.90 (docs/rules.md §1)
+    assert rows[-1][3:11] == ["18", "-18", "18", "-18", f"0{decimal}90", f"-0{decimal}90", f"0{decimal}90",
+                              f"-0{decimal}90"]
+    assert "Zoë" in rows[0][6]
 
 
 @pytest.mark.parametrize("body, message", [

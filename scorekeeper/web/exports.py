@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import csv
-from dataclasses import replace
+from dataclasses import dataclass, replace
 import io
 import json
 from datetime import datetime, timezone
 
+from babel.numbers import get_decimal_symbol
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from flask_babel import format_number
 from flask_babel import gettext as _
@@ -14,10 +15,11 @@ from flask_babel import gettext as _
 from .. import store
 from ..engine.seating import next_dealer
 from . import board, bounds, stats
-from .l10n import say
+from .l10n import locale_id, say
 from ..engine.errors import ScoreError
 from ..engine.games import all_games, check_players, resolve_rules
 from ..engine.settle import COINS
+from ..engine.text import fmt_points
 from .tables import load
 
 FORMAT = "scorekeeper.table"
@@ -54,8 +56,11 @@ def json_file(table_id):
 def csv_file(table_id):
     table, _game = load(table_id)
     b = board.build(table, store.list_hands(table.id))  # the summaries, not the working
+    dialect = spreadsheet_dialect(locale_id(table.currency))
     out = io.StringIO()
-    w = csv.writer(out)
+    out.write("\ufeff")  # a UTF-8 byte order mark: Excel reads accents and names as UTF-8 only with it
+    w = csv.writer(out, delimiter=dialect.delimiter)
+    number = dialect.number
     players = list(b.players)  # who left the table is still in the export, after the others
     # Every cell that holds text (names, the sentences) goes through _text; the numbers the app computes
     # (hand numbers, units, money such as -0.90) don't, so a spreadsheet still reads them as numbers.
@@ -64,11 +69,35 @@ def csv_file(table_id):
                + [_text(f"{p} ({unit})") for p in players]
                + [_text(f"{p} ({table.currency})") for p in players] + [_text(_("Changes"))])
     for r in b.rows:
-        w.writerow([r.index, _text(r.dealer), _text(r.summary)] + [r.scores.get(p, "") for p in players]
-                   + [_decimal(r.payouts[p]) if p in r.payouts else "" for p in players] + [_text("; ".join(r.changes))])
-    w.writerow([_text(_("Total")), "", ""] + [b.units[p] for p in players] + [_decimal(b.money[p]) for p in players])
+        w.writerow([r.index, _text(r.dealer), _text(r.summary)] + [number(r.scores[p]) if p in r.scores else ""
+                                                                    for p in players]
+                   + [number(_decimal(r.payouts[p])) if p in r.payouts else "" for p in players]
+                   + [_text("; ".join(r.changes))])
+    w.writerow([_text(_("Total")), "", ""] + [number(b.units[p]) for p in players]
+               + [number(_decimal(b.money[p])) for p in players])
     return Response(out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="table-{table.game}.csv"'})
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How a spreadsheet in the reader's locale opens a CSV by itself: the decimal mark its numbers are read with,
+    and the separator between cells (a comma where the decimal mark is a point and the language is English, as
+    Excel's list separator is there; a semicolon elsewhere, as Excel's is in German, French and Italian)."""
+
+    delimiter: str
+    decimal: str
+
+    def number(self, value) -> str:
+        """Write a number (points, halves, money as "-0.90") with this locale's decimal mark, no grouping."""
+        return fmt_points(value).replace(".", self.decimal) if not isinstance(value, str) else \
+            value.replace(".", self.decimal)
+
+
+def spreadsheet_dialect(locale: str) -> Dialect:
+    decimal = get_decimal_symbol(locale)
+    decimal = decimal if decimal in (".", ",") else "."
+    return Dialect("," if locale.split("_")[0] == "en" and decimal == "." else ";", decimal)
 
 
 # A cell starting with one of these is a formula to Excel, LibreOffice or Google Sheets: a player named
