@@ -241,3 +241,20 @@ def test_settle_up_keeps_long_names_whole_on_a_phone(page, live_server):
         return [th.innerText, new Set([...range.getClientRects()].map(r => Math.round(r.top))).size]; })""")
     assert lines == [[n, 1] for n in names]  # each name on one line
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_every_link_and_button_of_a_tables_pages_is_big_enough_to_tap(page, live_server):
+    """44 px targets everywhere (the brief), the side pages' text links too ("← Back to the table" was 21 px)."""
+    open_table(page, live_server, "troggu", ["Anna", "Ben", "Cla", "Dumeng"])
+    troggu_normal(page, "Anna", 63)
+    save(page)
+    table = page.url.split("?")[0].split("#")[0]
+    for path in [table, table + "/settle", table + "/share", table + "/setup", table + "/history", table + "/hands/1",
+                 live_server + "/", live_server + "/tables/new/troggu"]:
+        page.goto(path)
+        small = page.evaluate("""() => [...document.querySelectorAll('main a, main button, main summary, main select')]
+            .filter(e => e.offsetParent !== null && !e.closest('[aria-hidden=true]'))
+            .map(e => [e.textContent.trim().slice(0, 40), e.getBoundingClientRect()])
+            .filter(([, r]) => r.width < 44 || r.height < 44)
+            .map(([t, r]) => `${t} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+        assert small == [], (path, small)
