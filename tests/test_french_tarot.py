@@ -324,9 +324,29 @@ def test_half_points_at_four_players_need_the_excuse_to_change_sides():
     # 4 players: the attack's pile is 6 + 4k cards, an even number, so its points are whole. Only the Excuse
     # played to the last trick and changing sides without exchange (house rule excuse_last_trick) moves one card.
     result = score(P4, hand("garde", 40.5, 2), rules())
-    assert len(result.warnings) == 1 and "excuse_last_trick" in str(result.warnings[0])
+    assert len(result.warnings) == 1
+    # the rule in the words of the rules page and the table form, not its keys excuse_last_trick "changes_side"
+    assert str(result.warnings[0]) == (
+        "40.5 points with 2 oudlers happen only if the Excuse played to the last trick changed sides (house rule "
+        "“Excuse in the last trick”: “it changes side”); at this table it goes to the trick's winner.")
     assert score(P4, hand("garde", 40.5, 2), rules(excuse_last_trick="changes_side")).warnings == ()
     assert score(P3, hand("garde", 40.5, 2), rules()).warnings == ()  # 3 players: 6 + 3k cards, odd or even
+
+
+def test_one_oudler_is_said_in_the_singular():
+    # 50.5 with 1 oudler at 4 players: the Excuse changed sides (warned), the taker needs 51 (docs/rules.md §6)
+    result = score(P4, hand("garde", 50.5, 1), rules())
+    assert str(result.explanation[0]) == "Attack 50.5 points with 1 oudler, defence 40.5: the taker needs 51."
+    assert str(result.warnings[0]).startswith("50.5 points with 1 oudler happen only if")
+    assert str(score(P4, hand("garde", 50.5, 2), rules()).explanation[0]).startswith("Attack 50.5 points with 2 oudlers,")
+    assert str(GAME.summary(hand("garde", 51, 1))) == "Anna: Garde, 51 points, 1 oudler"
+    assert str(GAME.summary(hand("garde", 56, 0))) == "Anna: Garde, 56 points, 0 oudlers"
+
+
+def test_misere_off_names_the_house_rule_by_its_title():
+    with pytest.raises(BadHand) as e:
+        score(P4, hand("garde", 50, 2, misere=["Ben"]), rules())
+    assert str(e.value) == "This table doesn't play misère: turn on the house rule “Misère” first."
 
 
 def test_a_pile_that_took_no_trick_is_the_ecart():

@@ -1,4 +1,6 @@
 """Mitigati scoring (docs/rules.md §3): points − 43 plus declarations; bids that sum to zero."""
+import re
+
 import pytest
 
 from scorekeeper.engine import cards as C
@@ -89,6 +91,22 @@ def test_bids_that_sum_to_zero_are_the_scores():
     result = score({"bids": {"Ada": 20, "Bruno": -5, "Cate": -15}})
     assert result.scores == {"Ada": 20, "Bruno": -5, "Cate": -15}
     assert result.points == {"Ada": 63, "Bruno": 38, "Cate": 28}  # Rufus: "+20 ... 63 points"
+
+
+@pytest.mark.parametrize("typed, message", [
+    # the empty bid would be −200 (or +200), beyond a bid's −129 to 129; the piles would leave −11 of 129
+    ({"mode": "bids", "bid0": "100", "bid1": "100", "bid2": ""}, "add up to 200, more than 129"),
+    ({"mode": "bids", "bid0": "-100", "bid1": "−100", "bid2": ""}, "add up to −200, less than −129"),
+    ({"mode": "played", "pp0": "100", "pp1": "40", "pp2": ""}, "add up to 140, more than 129"),
+])
+def test_one_field_left_empty_with_no_rest_that_fits_blames_the_fields_filled_in(client, typed, message):
+    r = client.post("/tables/new/mitigati", data={"players-0": "Ada", "players-1": "Bruno", "players-2": "Cate",
+                                                 "first_dealer": "0", "stake": "0.10", "currency": "CHF"})
+    html = client.post(r.headers["Location"] + "/hands", data=typed).get_data(as_text=True)
+    assert "Not saved yet: look at Ada, Bruno." in html
+    assert html.count(f"The numbers filled in {message}: one of them is wrong.") == 2
+    empty = next(name for name, value in typed.items() if value == "")
+    assert re.search(rf'<label class="num "><span>Cate</span>\s*<input [^>]*name="{empty}"[^>]*value=""', html)
 
 
 @pytest.mark.parametrize("hand, error", [

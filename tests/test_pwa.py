@@ -106,7 +106,7 @@ def test_the_home_page_offers_to_remove_a_table_in_the_players_language(client):
     page = client.get("/?lang=de").get_data(as_text=True)
     assert 'data-remove="Entfernen"' in page
     words = re.search(r'<script src="(/offline-words\.js\?v=\w+)" defer></script>', page).group(1)
-    assert "Auf diesem Telefon gespeichert" in client.get(words).get_data(as_text=True).encode().decode("unicode_escape")
+    assert "Auf diesem Handy gespeichert" in client.get(words).get_data(as_text=True).encode().decode("unicode_escape")
 
 
 def test_the_offline_texts_come_once_in_the_pages_language_not_with_every_page(client):

@@ -1,4 +1,6 @@
 """Scarto / Tarocchi scoring (docs/rules.md §2): each player's points − 26."""
+import re
+
 import pytest
 
 from scorekeeper.engine import cards as C
@@ -124,8 +126,38 @@ def test_french_exchange_house_rule_counts_77():
     result = score({"cards": {"Aldo": aldo, "Bea": bea, "Carlo": CARLO}}, fool_exchange="french")
     assert result.points == {"Aldo": 19, "Bea": 29, "Carlo": 29}
     assert sum(result.scores.values()) == 77 - 78
-    assert any("77" in str(w) for w in result.warnings)
+    assert [str(w) for w in result.warnings] == ["With the Matto exchanged the deck counts 77, not 78, so the scores "
+                                                 "sum to −1 (house rule “Matto exchange”)."]
     result = score({"points": {"Aldo": 30, "Bea": 22, "Carlo": 25}}, fool_exchange="french")
     assert result.scores == {"Aldo": 4, "Bea": -4, "Carlo": -1}
     with pytest.raises(BadHand):
         score({"points": {"Aldo": 30, "Bea": 22, "Carlo": 24}}, fool_exchange="french")
+
+
+# ---- the table page: one pile left empty is the rest of 78, if there is a rest ----
+
+TABLE = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "first_dealer": "0", "stake": "0.10",
+         "currency": "CHF", "rule_honour_trump": "T20"}
+
+
+def field(html, name):
+    """Return (the value in a hand form's input, whether its label is marked wrong)."""
+    found = re.search(rf'<label class="([^"]*)"><span>[^<]*</span>\s*<input [^>]*name="{name}"[^>]*value="([^"]*)"', html)
+    return found[2], "has-error" in found[1]
+
+
+def test_piles_over_78_blame_the_piles_filled_in_not_the_one_left_empty(client):
+    r = client.post("/tables/new/scarto", data=TABLE)
+    url = r.headers["Location"]
+    # 50 + 40 = 90, more than the deck's 78: no rest fits Cla's empty field (it would have been −12, and blamed)
+    r = client.post(url + "/hands", data={"pp0": "50", "pp1": "40", "pp2": ""})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200
+    assert "Not saved yet: look at Anna, Ben." in html
+    assert html.count("The numbers filled in add up to 90, more than 78: one of them is wrong.") == 2
+    assert field(html, "pp0") == ("50", True) and field(html, "pp1") == ("40", True)  # what was typed, kept
+    assert field(html, "pp2") == ("", False)  # the empty field stays empty and is not blamed
+    assert "12" not in html[html.index('id="hand-form"'):html.index('id="count-aid"')]
+    assert "The points must be between 0 and 78." not in html
+    # exactly 78 leaves 0 for the empty one: saved
+    assert client.post(url + "/hands", data={"pp0": "50", "pp1": "28", "pp2": ""}).status_code == 303

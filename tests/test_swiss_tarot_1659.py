@@ -42,8 +42,11 @@ def test_fool_kept_alone_is_caught():
     ann = ["FOOL"]
     bob = BOB + [c for c in ANN if c != "FOOL"][:11]
     cid = CID + [c for c in ANN if c != "FOOL"][11:]
-    with pytest.raises(BadHand, match="Fool alone"):
+    with pytest.raises(BadHand, match="Fool alone") as e:
         score({"cards": {"Ann": ann, "Bob": bob, "Cid": cid}})
+    # the house rule in the words of the rules page and the table form, not unexchanged_fool "owner"
+    assert str(e.value).endswith("A table that lets its player keep it sets the house rule “Fool never exchanged” "
+                                 "to “its player keeps it alone as 5”.")
 
 
 def test_points_not_adding_to_78():
@@ -64,7 +67,8 @@ def test_fool_kept_alone_house_rule_counts_79():
     assert result.points["Ann"] == 5
     assert sum(result.points.values()) == 79
     assert sum(result.scores.values()) == 1
-    assert any("79" in str(w) for w in result.warnings)
+    assert ("The Fool kept alone is worth 5: the deck counts 79, not 78, so the scores sum to +1 (house rule “Fool "
+            "never exchanged”).") in [str(w) for w in result.warnings]
 
 
 def test_79_needs_the_player_with_the_fool_alone():

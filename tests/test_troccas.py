@@ -60,10 +60,13 @@ ALL_BUT_SCART = [c for c in C.DECK_78 if c not in SCART]
 
 
 def test_all_tricks_without_the_scart_under_the_default_is_impossible():
-    with pytest.raises(BadHand, match="scart"):
+    # the house rule named as the rules page and the table form name it, not all_tricks_take_scart
+    with pytest.raises(BadHand, match="scart") as e:
         score({"side": "Anna", "cards": ALL_BUT_SCART})
-    with pytest.raises(BadHand, match="scart"):
+    assert str(e.value).endswith("counts all 78 cards (house rule “All tricks take the scart”).")
+    with pytest.raises(BadHand, match="scart") as e:
         score({"side": "Anna", "cards": SCART})
+    assert "(house rule “All tricks take the scart”): the other team's pile" in str(e.value)
 
 
 def test_scart_stays_with_the_dealer_when_the_option_is_off():

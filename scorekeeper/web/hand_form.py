@@ -246,9 +246,24 @@ def _read_seats(form, f: PerSeat, sub, wrong: list) -> dict | None:
     if isinstance(sub, Number) and f.fill_from is not None:
         blank = [fd for fd in fields if not (fd.data or "").strip()]
         if len(blank) == 1:
-            known = [number(fd.data, sub) for fd in fields if fd is not blank[0]]
+            typed = [fd for fd in fields if fd is not blank[0]]
+            known = [number(fd.data, sub) for fd in typed]
             if all(m is None for _v, m in known):
-                blank[0].data = str(f.fill_from - sum(v for v, _m in known))
+                total = sum(v for v, _m in known)
+                rest = f.fill_from - total
+                if sub.low <= rest <= sub.high:
+                    blank[0].data = str(rest)
+                else:
+                    # no rest fits the empty field: what was typed is wrong, not the field left empty (which stays
+                    # empty); the message goes to the numbers typed, saying what they add up to
+                    message = (line("The numbers filled in add up to {total}, more than {most}: one of them is wrong.",
+                                    total=total, most=f.fill_from - sub.low) if rest < sub.low else
+                               line("The numbers filled in add up to {total}, less than {least}: one of them is wrong.",
+                                    total=total, least=f.fill_from - sub.high))
+                    for fd in typed:
+                        fail(fd, message)
+                        wrong.append(fd.name)
+                    return None
     before = len(wrong)
     out = {p: _read(fd, sub, wrong) for p, fd in zip(form.players, fields)}
     return None if len(wrong) > before else out

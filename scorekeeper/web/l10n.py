@@ -8,12 +8,13 @@ their numbers and plurals in the reader's language.
 from __future__ import annotations
 
 import re
+import unicodedata
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 
 from babel import Locale, UnknownLocaleError
-from babel.numbers import format_currency, format_decimal
+from babel.numbers import format_currency, format_decimal, get_currency_symbol
 from flask import g, has_request_context, request
 from flask_babel import get_locale, get_translations, ngettext
 from jinja2 import pass_context
@@ -123,7 +124,26 @@ def _amount(value: int, currency: str, bare: bool, locale_id: str) -> str:
     amount = Decimal(value) / 100
     if bare:
         return format_decimal(amount, format="#,##0.00", locale=locale_id)
-    return format_currency(amount, currency, locale=locale_id)
+    return _spaced(format_currency(amount, currency, locale=locale_id), get_currency_symbol(currency, locale_id))
+
+
+def _spaced(text: str, symbol: str) -> str:
+    """Apply CLDR's currency spacing, which Babel's format_currency leaves out: a no-break space between the
+    number and a currency symbol that is a word at that end (CHF, Fr.), none by a sign such as €.
+
+    CLDR's root rule (currencySpacing: currencyMatch [[:^S:]&[:^Z:]], surroundingMatch [:digit:], insertBetween
+    U+00A0) is what keeps "CHF 0,04" apart where a locale's pattern has no space: Romansh's since CLDR 48 (Babel
+    2.19) is root's ¤#,##0.00, which Babel writes "CHF0,04"; English's, "CHF0.04" for en_US.
+    """
+    at = text.find(symbol)
+    if not symbol or at < 0:
+        return text
+    end = at + len(symbol)
+    if end < len(text) and text[end].isdigit() and unicodedata.category(symbol[-1])[0] not in "SZ":
+        text = f"{text[:end]}\xa0{text[end:]}"
+    if at > 0 and text[at - 1].isdigit() and unicodedata.category(symbol[0])[0] not in "SZ":
+        text = f"{text[:at]}\xa0{text[at:]}"
+    return text
 
 
 def say(text) -> str:

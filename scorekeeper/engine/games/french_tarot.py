@@ -10,7 +10,7 @@ import math
 from .. import cards as C
 from ..errors import BadHand, BadRequest
 from ..naming import Naming
-from ..text import N_, fmt_points, line, signed
+from ..text import N_, fmt_points, line, nline, signed
 from . import renamed
 from ..entry import ALONE, Count, Entry, Group, Number, PerSeat, Pick, Ticks, seats
 from . import PLAYERS, Example, Game, Option, Result, resolve_rules, check_players, hand_fields, one_of, pile_of, seat
@@ -125,8 +125,9 @@ def score(players: list[str], hand: dict, rules: dict) -> Result:
         _ecart_alone(hand["cards"], pile, n, contract)
     _real_cards(points, oudlers, n, contract, chelem, pab, partner, rules, warnings)
 
-    explanation.append(line("Attack {points} points with {oudlers} oudlers, defence {defence}: the taker needs {threshold}.",
-                            points=points, oudlers=oudlers, defence=defence, threshold=threshold))
+    explanation.append(nline("Attack {points} points with {oudlers} oudler, defence {defence}: the taker needs {threshold}.",
+                             "Attack {points} points with {oudlers} oudlers, defence {defence}: the taker needs {threshold}.",
+                             "oudlers", points=points, oudlers=oudlers, defence=defence, threshold=threshold))
     if compared != points:
         explanation.append(line("At this table the taker's {points} count as {compared}.", points=points, compared=compared))
     if made:
@@ -282,7 +283,7 @@ def _miseres(value, players, rules):
     if not isinstance(value, list):
         raise BadRequest(line("“misere” must be a list of the players who declared misère."))
     if not rules["misere"]:
-        raise BadHand(line("This table doesn't play misère: turn on the house rule “misere” first."))
+        raise BadHand(line("This table doesn't play misère: turn on the house rule “Misère” first."))
     names = [seat(p, players, line("player who declared misère")) for p in value]
     if len(set(names)) != len(names):
         raise BadHand(line("A player declares misère only once per deal."))
@@ -417,25 +418,37 @@ def _real_cards(points, oudlers, n, contract, chelem, pab, partner, rules, warni
         if not more - table or not fits(table | more):
             continue
         if "changes_side" in more - table:
-            warnings.append(line("{points} points with {oudlers} oudlers happen only if the Excuse played to the last "
-                                 "trick changed sides (house rule excuse_last_trick “changes_side”); at this table "
-                                 "it goes to the trick's winner.", points=points, oudlers=oudlers))
+            # the rule in the words of the rules page and the table form (web/house_rules.py), not its keys
+            warnings.append(nline("{points} points with {oudlers} oudler happen only if the Excuse played to the last "
+                                  "trick changed sides (house rule “Excuse in the last trick”: “it changes side”); "
+                                  "at this table it goes to the trick's winner.",
+                                  "{points} points with {oudlers} oudlers happen only if the Excuse played to the last "
+                                  "trick changed sides (house rule “Excuse in the last trick”: “it changes side”); "
+                                  "at this table it goes to the trick's winner.", "oudlers", points=points, oudlers=oudlers))
         if "unpaid" in more:
-            warnings.append(line("{points} points with {oudlers} oudlers happen only if an Excuse whose side took no "
-                                 "trick counts 4.5; the FFT counts it 4 and gives the half point to the other side.",
-                                 points=points, oudlers=oudlers))
+            warnings.append(nline("{points} points with {oudlers} oudler happen only if an Excuse whose side took no "
+                                  "trick counts 4.5; the FFT counts it 4 and gives the half point to the other side.",
+                                  "{points} points with {oudlers} oudlers happen only if an Excuse whose side took no "
+                                  "trick counts 4.5; the FFT counts it 4 and gives the half point to the other side.",
+                                  "oudlers", points=points, oudlers=oudlers))
         return
     every = frozenset({"changes_side", "unpaid"})
     args = dict(points=points, oudlers=oudlers)
     if tricks not in ks and fits(every, (tricks,)):
         if chelem == "announced_failed":
-            raise BadHand(line("{points} points with {oudlers} oudlers leave the defence no trick: the attack took "
-                               "every trick, so the announced chelem was made.", **args))
-        raise BadHand(line("{points} points with {oudlers} oudlers leave the defence no trick: the attack took every "
-                           "trick, so record its chelem.", **args))
+            raise BadHand(nline("{points} points with {oudlers} oudler leave the defence no trick: the attack took "
+                                "every trick, so the announced chelem was made.",
+                                "{points} points with {oudlers} oudlers leave the defence no trick: the attack took "
+                                "every trick, so the announced chelem was made.", "oudlers", **args))
+        raise BadHand(nline("{points} points with {oudlers} oudler leave the defence no trick: the attack took every "
+                            "trick, so record its chelem.",
+                            "{points} points with {oudlers} oudlers leave the defence no trick: the attack took every "
+                            "trick, so record its chelem.", "oudlers", **args))
     if 0 not in ks and fits(every, (0,)):
-        raise BadHand(line("With {points} points and {oudlers} oudlers the attack took no trick: the defence took "
-                           "every trick, so record its chelem.", **args))
+        raise BadHand(nline("With {points} points and {oudlers} oudler the attack took no trick: the defence took "
+                            "every trick, so record its chelem.",
+                            "With {points} points and {oudlers} oudlers the attack took no trick: the defence took "
+                            "every trick, so record its chelem.", "oudlers", **args))
     span = _span(_possible(n, contract, oudlers, pab, partner, table)[k] for k in ks)
     if chelem in ("announced_made", "unannounced_made"):
         if span is None:
@@ -444,28 +457,42 @@ def _real_cards(points, oudlers, n, contract, chelem, pab, partner, rules, warni
             raise BadHand(line("The attack took every trick, so it holds every oudler but perhaps the defence's "
                                "Excuse: at least 2, not {oudlers}.", **args))
         if span[0] == span[1]:
-            raise BadHand(line("The attack took every trick, so with {oudlers} oudlers it has {low} points, not "
-                               "{points}.", low=span[0], **args))
-        raise BadHand(line("The attack took every trick, so with {oudlers} oudlers it has between {low} and {high} "
-                           "points, not {points}.", low=span[0], high=span[1], **args))
+            raise BadHand(nline("The attack took every trick, so with {oudlers} oudler it has {low} points, not "
+                                "{points}.",
+                                "The attack took every trick, so with {oudlers} oudlers it has {low} points, not "
+                                "{points}.", "oudlers", low=span[0], **args))
+        raise BadHand(nline("The attack took every trick, so with {oudlers} oudler it has between {low} and {high} "
+                            "points, not {points}.",
+                            "The attack took every trick, so with {oudlers} oudlers it has between {low} and {high} "
+                            "points, not {points}.", "oudlers", low=span[0], high=span[1], **args))
     if chelem == "defence_made":
         if span is None:
             # only its own Excuse, outside a garde sans, whose unseen chien can hold all three
             raise BadHand(line("The defence took every trick, so the attack's only oudler can be its own Excuse: "
                                "not {oudlers}.", **args))
         if span[0] == span[1]:
-            raise BadHand(line("The defence took every trick, so with {oudlers} oudlers the attack has {low} points, "
-                               "not {points}.", low=span[0], **args))
-        raise BadHand(line("The defence took every trick, so with {oudlers} oudlers the attack has between {low} and "
-                           "{high} points, not {points}.", low=span[0], high=span[1], **args))
+            raise BadHand(nline("The defence took every trick, so with {oudlers} oudler the attack has {low} points, "
+                                "not {points}.",
+                                "The defence took every trick, so with {oudlers} oudlers the attack has {low} points, "
+                                "not {points}.", "oudlers", low=span[0], **args))
+        raise BadHand(nline("The defence took every trick, so with {oudlers} oudler the attack has between {low} and "
+                            "{high} points, not {points}.",
+                            "The defence took every trick, so with {oudlers} oudlers the attack has between {low} and "
+                            "{high} points, not {points}.", "oudlers", low=span[0], high=span[1], **args))
     words = dict(contract=CONTRACT_WORDS[contract], n=n, low=span[0], high=span[1], **args)
     if contract == "garde_contre":
-        raise BadHand(line("{points} points can't go with {oudlers} oudlers: in a {contract} at {n} players the chien "
-                           "is the defence's, and with the tricks it took the attack has between {low} and {high} "
-                           "points with {oudlers} oudlers.", **words))
-    raise BadHand(line("{points} points can't go with {oudlers} oudlers: in a {contract} at {n} players the {chien} "
-                       "cards of the chien count for the taker, and with the tricks it took the attack has between "
-                       "{low} and {high} points with {oudlers} oudlers.", chien=CHIEN[n], **words))
+        raise BadHand(nline("{points} points can't go with {oudlers} oudler: in a {contract} at {n} players the chien "
+                            "is the defence's, and with the tricks it took the attack has between {low} and {high} "
+                            "points with {oudlers} oudler.",
+                            "{points} points can't go with {oudlers} oudlers: in a {contract} at {n} players the chien "
+                            "is the defence's, and with the tricks it took the attack has between {low} and {high} "
+                            "points with {oudlers} oudlers.", "oudlers", **words))
+    raise BadHand(nline("{points} points can't go with {oudlers} oudler: in a {contract} at {n} players the {chien} "
+                        "cards of the chien count for the taker, and with the tricks it took the attack has between "
+                        "{low} and {high} points with {oudlers} oudler.",
+                        "{points} points can't go with {oudlers} oudlers: in a {contract} at {n} players the {chien} "
+                        "cards of the chien count for the taker, and with the tricks it took the attack has between "
+                        "{low} and {high} points with {oudlers} oudlers.", "oudlers", chien=CHIEN[n], **words))
 
 
 def _ecart_alone(codes, size, n, contract):
@@ -665,7 +692,9 @@ def summary(f: dict):
     """Say a hand in a few words: "Anna: Garde, 53 points, 2 oudlers · petit au bout"."""
     words = dict(player=f.get("taker"), contract=CONTRACT_WORDS.get(f.get("contract"), f.get("contract")),
                  points=f.get("points"), oudlers=f.get("oudlers"))
-    text = (line("{player}: {contract}, {points} points, 1 oudler", **words) if f.get("oudlers") == 1 else
+    text = (nline("{player}: {contract}, {points} points, {oudlers} oudler",
+                  "{player}: {contract}, {points} points, {oudlers} oudlers", "oudlers", **words)
+            if isinstance(f.get("oudlers"), int) else  # no number to choose the words by (a hand given as cards)
             line("{player}: {contract}, {points} points, {oudlers} oudlers", **words))
     if f.get("partner") and f.get("partner") != f.get("taker"):
         text = line("{hand} with {partner}", hand=text, partner=f["partner"])

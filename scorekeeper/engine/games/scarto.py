@@ -54,7 +54,7 @@ def score(players, hand, rules):
     if sum(points.values()) == TOTAL - 1:
         # docs/rules.md §2.1: exchanged French-style the Matto's pile loses a point; the deck counts 77
         warnings.append(line("With the Matto exchanged the deck counts 77, not 78, so the scores sum to −1"
-                             " (house rule fool_exchange)."))
+                             " (house rule “Matto exchange”)."))
     scores = baseline_scores(players, points, BASELINE, explanation)
     return Result(points=points, scores=scores, explanation=tuple(explanation), warnings=tuple(warnings))
 

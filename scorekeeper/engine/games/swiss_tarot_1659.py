@@ -55,7 +55,7 @@ def score(players, hand, rules):
         for p, pile in piles.items():
             if isinstance(pile, list) and len(pile) == 1 and str(pile[0]).strip().upper() in ("FOOL", "EXCUSE"):
                 # docs/rules.md §4 [conflict]: by default the unexchanged Fool stays in the trick it was played to
-                raise BadHand(line("{player}'s pile is the Fool alone, which would make the deck 79: by default a Fool that could not be exchanged stays in the trick it was played to. A table that lets its player keep it sets the house rule unexchanged_fool to “owner”.", player=p), cards=["FOOL"])
+                raise BadHand(line("{player}'s pile is the Fool alone, which would make the deck 79: by default a Fool that could not be exchanged stays in the trick it was played to. A table that lets its player keep it sets the house rule “Fool never exchanged” to “its player keeps it alone as 5”.", player=p), cards=["FOOL"])
     points, explanation, warnings = read_piles(GAME, players, hand, rules, other_total=TOTAL + 1 if kept else None)
     if sum(points.values()) == TOTAL + 1 and FOOL_ALONE not in points.values():
         # docs/rules.md §4 bounds: 79 is the Fool kept alone by a player who took no trick (and is not the
@@ -65,7 +65,7 @@ def score(players, hand, rules):
     if sum(points.values()) == TOTAL + 1:
         # docs/rules.md §4: kept alone as 5 the Fool makes 130 − 50 − 1 = 79
         warnings.append(line("The Fool kept alone is worth 5: the deck counts 79, not 78, so the scores sum to +1"
-                             " (house rule unexchanged_fool)."))
+                             " (house rule “Fool never exchanged”)."))
     scores = baseline_scores(players, points, BASELINE, explanation)
     return Result(points=points, scores=scores, explanation=tuple(explanation), warnings=tuple(warnings))
 

@@ -81,9 +81,9 @@ def score(players, hand, rules):
             raise BadHand(line("{n} cards can't be a team's pile: one team has 4k+2 cards (its tricks and the scart), the other 4m.", n=n))
         if n == len(DECK) - SCART and rules["all_tricks_take_scart"]:
             # SCA rules: a team that takes every trick also gets the scart, so it has all 78 cards.
-            raise BadHand(line("This pile is every trick without the scart, but a team that takes every trick also gets the scart and counts all 78 cards (house rule all_tricks_take_scart)."))
+            raise BadHand(line("This pile is every trick without the scart, but a team that takes every trick also gets the scart and counts all 78 cards (house rule “All tricks take the scart”)."))
         if n == SCART and rules["all_tricks_take_scart"]:
-            raise BadHand(line("This pile is only the scart, but a team that takes every trick also gets the scart (house rule all_tricks_take_scart): the other team's pile is all 78 cards."))
+            raise BadHand(line("This pile is only the scart, but a team that takes every trick also gets the scart (house rule “All tricks take the scart”): the other team's pile is all 78 cards."))
         if n % 4 == 2 or (n % 4 == 0 and n < len(DECK)):
             _scart(hand["cards"], n)
         warnings.extend(count.warnings)
