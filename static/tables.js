@@ -172,6 +172,16 @@
     counted.remove();
   });
 
+  // Delete asks first (its form's data-confirm); in the capture phase of the window, before the offline queue
+  // (static/offline.js) takes the post. Without scripts it deletes at once, and Undo is beside the trace it leaves.
+  window.addEventListener("submit", function (e) {
+    var f = e.target;
+    if (f.dataset && f.dataset.confirm && !window.confirm(f.dataset.confirm)) {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+    }
+  }, true);
+
   // Fewer taps: choosing who declared opens the keypad on the points field (the same tap, where the
   // platform allows), unless the points are already typed.
   document.addEventListener("change", function (e) {

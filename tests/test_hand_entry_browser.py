@@ -73,8 +73,9 @@ def test_deleting_hand_2_of_5_keeps_every_dealer(page, live_server):
     dealt = page.locator(".hand-head .muted")
     # newest first: hands 5 … 1 were dealt by Anna, Zoë, Cla, Ben, Anna (the deal passes down the list)
     expect(dealt).to_have_text(["Anna dealt", "Zoë dealt", "Cla dealt", "Ben dealt", "Anna dealt"], timeout=WAIT)
+    page.once("dialog", lambda d: d.accept())  # "Delete hand 2? Undo brings it back."
     page.locator("#hand-2").get_by_role("button", name="Delete").click()
-    expect(page.locator(".hand-list > li")).to_have_count(4, timeout=WAIT)
+    expect(page.locator(".hand-list > li[id^='hand-']")).to_have_count(4, timeout=WAIT)
     expect(dealt).to_have_text(["Anna dealt", "Zoë dealt", "Cla dealt", "Anna dealt"], timeout=WAIT)
     expect(page.locator("#hand-title")).to_contain_text("Ben deals")  # after hand 5's dealer, Anna
 

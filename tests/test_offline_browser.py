@@ -172,6 +172,7 @@ def test_a_waiting_hand_can_be_edited_and_deletes_and_undo_wait_in_order(phones,
     anna.locator("button.save").click()
     expect(anna.locator("#waiting li").first).to_contain_text("33", timeout=WAIT)  # in its place, not last
     expect(anna.locator("#waiting li")).to_have_count(2)
+    anna.on("dialog", lambda d: d.accept())  # each Delete asks first
     anna.locator("#hand-1").get_by_role("button", name="Delete").click()
     expect(anna.locator("#waiting li")).to_have_count(3, timeout=WAIT)
     expect(anna.locator("#hand-1")).to_have_class("hand doomed")
@@ -338,6 +339,7 @@ def test_a_delete_the_network_drops_under_is_caught_by_the_worker_and_sent_later
         anna.evaluate("() => document.getElementById('live').remove()")  # no poll to notice the server gone first
         server.shutdown()
         server.server_close()
+        anna.once("dialog", lambda d: d.accept())  # Delete asks first
         anna.locator("#hand-1").get_by_role("button", name="Delete").click()
         expect(anna.locator("#waiting li")).to_have_count(1, timeout=WAIT)
         assert anna.evaluate("() => document.documentElement.dataset.handoff !== undefined")  # the worker caught it

@@ -123,8 +123,8 @@ def test_the_evening_in_numbers_is_sent_only_to_a_phone_that_has_it_open(client)
     # opening it fetches them as they are now: 2 hands each (Troccas, Anna +4 then −6, docs/rules.md §1)
     body = client.get(url + "/numbers").get_data(as_text=True)
     assert body.lstrip().startswith('<div id="numbers-body">')
-    assert re.search(r'<th scope="row">Anna</th><td class="n">2</td>', body)
-    assert re.search(r'<td class="n">\+4</td><td class="n">−6</td>', body)  # best and worst
+    assert re.search(r'<th scope="row">Anna</th><td class="n" data-label="Hands">2</td>', body)
+    assert re.search(r'<td class="n" data-label="Best">\+4</td><td class="n" data-label="Worst">−6</td>', body)
 
 
 def board_tag(client, url) -> str:

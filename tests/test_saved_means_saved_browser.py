@@ -66,3 +66,74 @@ def test_points_typed_over_a_count_are_the_players_and_stay(page, live_server):
     page.fill("input[name=points]", "51")  # the player knows better: typed points win over the cards
     tap(page, "CU-K")
     expect(page.locator("input[name=points]")).to_have_value("51")
+
+
+NO_WORD_BROKEN = """() => [...document.querySelectorAll('.card small, .card b')].filter(e => e.offsetParent !== null)
+    .filter(e => {
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        return lines.size > e.textContent.trim().split(/\\s+/).length || e.scrollWidth > e.clientWidth + 1;
+    }).map(e => e.textContent.trim())"""
+
+
+@pytest.mark.parametrize("game, players", [("troggu", ["Anna", "Ben", "Cla", "Dumeng"]),
+                                           ("troccas", ["Anna", "Ben", "Cla", "Zoë"])])
+def test_card_names_in_a_hand_form_break_between_words_only(page, live_server, game, players):
+    # Troggu's "Zwänzger" broke as "Zwänzge|r" and Troccas's "l'imperatura" as "l'imperatur|a" in the hand form's
+    # narrower cards, in every language (the cards are named in the game's own dialect)
+    open_table(page, live_server, game, players)
+    table = page.url.split("?")[0]
+    for lang in LANGUAGES:
+        page.goto(f"{table}?lang={lang}")
+        page.locator("#count-aid > summary").click()
+        page.locator("details.tap-cards > summary").click()
+        expect(page.locator(".card small").first).to_be_visible(timeout=WAIT)
+        assert page.evaluate(NO_WORD_BROKEN) == [], lang
+
+
+def test_the_evening_in_numbers_fits_a_phone_in_every_language(page, live_server):
+    # five players with long names, the numbers table's six columns: 620 to 865 px wide at 390 before
+    players = ["Anna-Katharina", "Bartholomäus", "Clara", "Dumeng", "Eva"]
+    open_table(page, live_server, "troggu", players)
+    for who in players[:2]:
+        choose(page, "Tappist or soloist", who)
+        page.fill("input[name=points]", "63")
+        saved_and_settled(page, lambda: page.locator("button.save").click())
+    table = page.url.split("?")[0].split("#")[0]
+    for lang in LANGUAGES:
+        page.goto(f"{table}?lang={lang}")
+        page.locator("#numbers > summary").click()
+        expect(page.locator("#numbers-body tbody tr")).to_have_count(5, timeout=WAIT)
+        wide = page.evaluate("""() => [...document.querySelectorAll('#numbers *')]
+            .filter(e => !e.closest('thead'))  // kept for screen readers, out of sight (1 px) on a phone
+            .filter(e => e.getBoundingClientRect().right > 390.5 || e.scrollWidth > e.clientWidth + 1)
+            .map(e => e.tagName + ' ' + e.textContent.trim().slice(0, 30))""")
+        assert wide == [], (lang, wide)
+        # each number still says what it is: its column's name beside it
+        expect(page.locator("#numbers-body td[data-label]").first).to_be_visible()
+
+
+def test_delete_asks_first_then_says_so_where_the_hand_was_with_undo(page, live_server):
+    open_table(page, live_server, "troccas", ["Anna", "Ben", "Cla", "Zoë"])
+    for points in (40, 30, 45):  # Anna & Cla: +4, −6, +9 (points − 36, docs/rules.md §1)
+        page.fill("input[name=points]", str(points))
+        saved_and_settled(page, lambda: page.locator("button.save").click())
+    hand_2 = page.locator("#hands .hand-list > li").nth(1)  # newest first: hand 3, hand 2, hand 1
+    expect(hand_2).to_contain_text("Hand 2")
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    hand_2.get_by_role("button", name="Delete").click()
+    expect(page.locator("#hands .hand-list > li")).to_have_count(3)  # dismissed: nothing deleted
+    assert asked == ["Delete hand 2? Undo brings it back."]
+    page.once("dialog", lambda d: d.accept())
+    hand_2.get_by_role("button", name="Delete").click()
+    gone = page.locator("#deleted")
+    expect(gone).to_have_text("Hand 2 deleted. Undo", timeout=WAIT)
+    expect(gone).to_be_in_viewport()  # where the player was looking, not the top of the page
+    items = page.locator("#hands .hand-list > li")
+    expect(items).to_have_count(3)  # hand 3 (now "Hand 2"), the trace, hand 1
+    assert items.nth(1).get_attribute("id") == "deleted"
+    gone.get_by_role("button", name="Undo").click()
+    expect(page.locator("#hands .hand-list > li.hand:not(.gone)")).to_have_count(3, timeout=WAIT)
+    expect(page.locator("#deleted")).to_have_count(0)

@@ -104,9 +104,10 @@ def page(table, game, form, status=200, message=None, preview=None, engine_error
     message = message or next(iter(get_flashed_messages(category_filter=["message"])), None)
     b = board.current(table)
     table = b.table  # the table the board shows (newer if something was saved since it was read)
+    deleted = next(iter(get_flashed_messages(category_filter=["deleted"])), None)
     return render_template("table.html", table=table, game=game, form=form, b=b,
                            last=store.last_change(table.id), message=message, preview=preview,
-                           engine_error=engine_error, said=said(b),
+                           engine_error=engine_error, said=said(b), deleted=deleted and int(deleted),
                            aid=aid or count_aid.start(game, table, request.form)), status
 
 
@@ -335,6 +336,9 @@ def delete(table_id, number):
     try:
         # the version the Delete button was shown with: a hand changed since on another phone is not deleted
         store.delete_hand(table.id, number, token, digits(request.form.get("version")))
+        # said where the hand was, with Undo, and the page opens there (_hands.html's #deleted)
+        flash(str(number), "deleted")
+        return redirect(url_for("tables.show", table_id=table.id, _anchor="deleted"), 303)
     except store.NotFound:
         if store.by_token(token) is None:  # not a second tap on the same Delete
             live.hand_gone(number)
