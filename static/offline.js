@@ -14,6 +14,7 @@
   var T = Object.assign({}, window.SK_WORDS, net.dataset), savedAt = +document.documentElement.dataset.savedAt || 0;
   var down = false, sending = false, heard = savedAt || Date.now(), note = "", shown = null;
   var CHANGE = /^\/t\/([^/]+)\/(hands(?:\/(\d+)(\/delete)?)?|undo)$/;
+  var TRY_LATER = [429, 502, 503, 504];  // the server is there but can't take a change now: it waits, and goes later
 
   if ("serviceWorker" in navigator && window.isSecureContext) {  // plain http on a LAN: no worker, the queue still works
     navigator.serviceWorker.register("/sw.js", { updateViaCache: "none" }).catch(function () { /* none: online only */ });
@@ -132,6 +133,18 @@
     var action = new URL(form.getAttribute("action") || "", location.href), m = action.pathname.match(CHANGE);
     // what was sent, not the form as it is now (a second Save may have reset it meanwhile)
     if (m) { keep(form, { name: "action", value: "save" }, m, action, sent); }
+  });
+
+  // A Save the server couldn't take now (its database is down, it is overloaded: 503, 502, 504, 429): kept like one
+  // made offline, and sent when the server answers again; the form is the next hand's, as after a Save.
+  document.body.addEventListener("htmx:responseError", function (e) {
+    var xhr = e.detail.xhr, form = e.detail.elt, sent = e.detail.requestConfig && e.detail.requestConfig.formData;
+    if (!xhr || TRY_LATER.indexOf(xhr.status) < 0 || !form || form.id !== "hand-form" || form.dataset.editing) { return; }
+    if (sent && sent.get && sent.get("action") && sent.get("action") !== "save") { return; }  // Count, a group: no hand
+    var action = new URL(form.getAttribute("action") || "", location.href), m = action.pathname.match(CHANGE);
+    if (!m) { return; }
+    down = true;
+    keep(form, { name: "action", value: "save" }, m, action, sent);
   });
 
   function keep(form, submitter, m, action, sent) {
@@ -271,7 +284,7 @@
             });
           });
         }
-        if (res.status === 429 || res.status === 502 || res.status === 503 || res.status === 504) {
+        if (TRY_LATER.indexOf(res.status) >= 0) {
           throw new Error("not now");
         }
         return res.text().then(function (html) {

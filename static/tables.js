@@ -153,6 +153,8 @@
   // form as a page instead, so the page that says why is shown; nothing typed is lost, the token keeps it once.
   document.body.addEventListener("htmx:responseError", function (e) {
     var form = e.detail.elt, sent = e.detail.requestConfig && e.detail.requestConfig.formData;
+    // a server that can't take it now (its database down, overloaded): static/offline.js keeps it to send later
+    if ([429, 502, 503, 504].indexOf(e.detail.xhr.status) >= 0 && document.getElementById("net")) { return; }
     var action = sent && sent.get ? sent.get("action") : null;  // a Count or a group posted by the form: no Save
     if (form && form.id === "hand-form" && form.isConnected && (!action || action === "save")) {
       HTMLFormElement.prototype.submit.call(form);

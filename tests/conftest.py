@@ -73,60 +73,36 @@ def postgres_server(tmp_path_factory):
 
     Under CI=true a cluster that can't start is a failure, never a silent skip.
     """
-    import os
-    import pwd
-    import shutil
-    import socket
-    import subprocess
-    import tempfile
+    from tests.pgcluster import Cluster, Unavailable
 
-    def give_up(why):
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"PostgreSQL is required in CI: {why}")
-        pytest.skip(f"PostgreSQL not available: {why}")
-
-    import glob
-
-    # Debian keeps the server binaries off PATH, in /usr/lib/postgresql/<version>/bin.
-    path = os.pathsep.join([os.environ.get("PATH", ""), *sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)])
-    initdb, pg_ctl = shutil.which("initdb", path=path), shutil.which("pg_ctl", path=path)
-    if not initdb or not pg_ctl:
-        give_up("initdb/pg_ctl not on PATH")
-    as_user = []
-    workdir = tempfile.mkdtemp(prefix="sk-pg-")
-    if os.geteuid() == 0:  # initdb refuses root: run it as postgres in a directory postgres owns
-        try:
-            pw = pwd.getpwnam("postgres")
-        except KeyError:
-            give_up("no postgres user")
-        os.chown(workdir, pw.pw_uid, pw.pw_gid)
-        as_user = ["runuser", "-u", "postgres", "--"]
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    data = os.path.join(workdir, "data")
     try:
-        subprocess.run(as_user + [initdb, "-D", data, "--auth=trust", "-U", "app", "-E", "UTF8", "--no-sync"],
-                       check=True, capture_output=True, timeout=120)
-        subprocess.run(as_user + [pg_ctl, "-D", data, "-l", os.path.join(workdir, "log"), "-w", "-o",
-                                  f"-p {port} -k {workdir} -c listen_addresses=127.0.0.1 -c fsync=off", "start"],
-                       check=True, capture_output=True, timeout=120)
-    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as e:
-        shutil.rmtree(workdir, ignore_errors=True)
-        give_up(f"{e}: {getattr(e, 'stderr', b'')!r}")
-    import psycopg
-
+        cluster = Cluster()
+    except Unavailable as e:
+        give_up(str(e))
     counter = iter(range(1, 1_000_000))
+    yield lambda: cluster.database(f"test_{next(counter)}")
+    cluster.remove()
 
-    def fresh_database() -> str:
-        name = f"test_{next(counter)}"
-        with psycopg.connect(f"host=127.0.0.1 port={port} user=app dbname=postgres", autocommit=True) as conn:
-            conn.execute(f"CREATE DATABASE {name}")
-        return f"postgresql+psycopg://app@127.0.0.1:{port}/{name}"
 
-    yield fresh_database
-    subprocess.run(as_user + [pg_ctl, "-D", data, "-m", "fast", "-w", "stop"], capture_output=True, timeout=60)
-    shutil.rmtree(workdir, ignore_errors=True)
+@pytest.fixture
+def own_postgres():
+    """A PostgreSQL cluster of this test's own, which it may stop and start (a database outage)."""
+    from tests.pgcluster import Cluster, Unavailable
+
+    try:
+        cluster = Cluster()
+    except Unavailable as e:
+        give_up(str(e))
+    yield cluster
+    cluster.remove()
+
+
+def give_up(why):
+    """A PostgreSQL test that can't run: under CI=true a failure, never a silent skip."""
+    import os
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"PostgreSQL is required in CI: {why}")
+    pytest.skip(f"PostgreSQL not available: {why}")
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

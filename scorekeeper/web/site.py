@@ -9,6 +9,8 @@ from flask import (Flask, abort, current_app, has_request_context, jsonify, make
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import get_locale, gettext
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -120,10 +122,13 @@ def install(app: Flask) -> None:
     def wants_json() -> bool:
         return request.path.startswith("/api/")
 
-    def error(status: int, code: str, message: str):
+    def error(status: int, code: str, message: str, resend: bool = False):
+        """Answer an error in the request's format. `resend`: a form post that may not have been recorded comes
+        back as a page holding what was posted (its token included), with a button that sends it again."""
         if wants_json():
             return jsonify({"error": {"code": code, "message": message}}), status
-        return render_template("error.html", status=status, message=message), status
+        posted = request.form if resend and request.method == "POST" and request.form else None
+        return render_template("error.html", status=status, message=message, posted=posted), status
 
     @app.errorhandler(404)
     def not_found(e):
@@ -167,8 +172,28 @@ def install(app: Flask) -> None:
             response.headers["Retry-After"] = str(wait)
         return response
 
+    def database_down(e):
+        # The database can't be reached, is read-only or out of space (a stopped PostgreSQL, a full disk): not
+        # the request's fault, and over once the database is back. 503 with Retry-After: the phone keeps a
+        # Save in its queue (static/offline.js) and sends it then; a plain form post gets its values back.
+        app.logger.warning("database unavailable: %s", str(getattr(e, "orig", None) or e).strip().splitlines()[0])
+        if request.method == "POST" and request.form and not wants_json():
+            message = gettext("The database isn't answering just now, so this wasn't saved yet. What you entered "
+                              "is kept below: try again in a moment.")
+        else:
+            message = gettext("The database isn't answering just now. Wait a moment and try again.")
+        response = make_response(error(503, "unavailable", message, resend=True))
+        response.headers["Retry-After"] = "10"
+        return response
+
+    for unavailable in (OperationalError, InterfaceError, PoolTimeout):
+        app.register_error_handler(unavailable, database_down)
+
     @app.errorhandler(500)
     def server_error(e):
+        if request.method == "POST" and request.form and not wants_json():
+            return error(500, "server_error", gettext("Something went wrong on our side, so this may not have been "
+                                                      "saved. What you entered is kept below: try again."), resend=True)
         return error(500, "server_error", gettext("Something went wrong on our side. Nothing you entered is lost: go back and try again."))
 
     @app.errorhandler(HTTPException)
