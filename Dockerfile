@@ -1,4 +1,4 @@
-# Scorekeeper's image: `python -m scorekeeper serve` (gunicorn, WORKERS processes of 2 threads) on port 8000,
+# Scorekeeper's image: `python -m scorekeeper serve` (waitress, WORKERS x 2 threads) on port 8000,
 # its database brought up to date first (docker/entrypoint.sh). With PostgreSQL: compose.yaml (docs/deploy.md,
 # "Container"). Alone, on SQLite in the volume:
 #   docker build -t scorekeeper . && docker run -p 127.0.0.1:8000:8000 -v scorekeeper:/var/lib/scorekeeper scorekeeper
@@ -44,7 +44,7 @@ VOLUME ["/var/lib/scorekeeper"]
 USER 10001:10001
 
 EXPOSE 8000
-# Logs: gunicorn's access log on stdout, errors on stderr (PYTHONUNBUFFERED): `docker logs` shows both.
+# Logs: the access log on stdout, errors on stderr (PYTHONUNBUFFERED): `docker logs` shows both.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
     CMD ["python", "/app/docker/healthcheck.py"]
 ENTRYPOINT ["/app/docker/entrypoint.sh"]

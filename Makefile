@@ -29,8 +29,8 @@ $(VENV)/.test: requirements/test.txt $(VENV)/.run
 install: $(VENV)/.run
 install-test: $(VENV)/.test
 
-# Serve the app (scorekeeper/serve.py: gunicorn, 2 workers of 2 threads); HOST=0.0.0.0 serves phones on the
-# same Wi-Fi. Ctrl-C stops it.
+# Serve the app (scorekeeper/serve.py: waitress, which reads each request whole before a thread sees it, so
+# phones on a weak signal hold no thread); HOST=0.0.0.0 serves phones on the same Wi-Fi. Ctrl-C stops it.
 run: install
 	$(PY) -m scorekeeper init-db
 	HOST=$(HOST) PORT=$(PORT) WORKERS=$(WORKERS) $(PY) -m scorekeeper serve

@@ -1,14 +1,17 @@
 """`python -m scorekeeper serve`: one way to serve the app on any laptop or server.
 
-gunicorn where it runs (Linux, macOS), as `make run` always did; waitress on Windows, where gunicorn does not
-run, or anywhere with `--server waitress`. Both read the same settings from the environment: HOST, PORT,
-WORKERS (gunicorn's processes; waitress runs one process with WORKERS × 2 threads).
+waitress by default, on every OS (`make run`, the laptop at the table, a club server without a proxy): it reads
+each request whole in its own loop before a thread sees it, so phones on one bar of signal, sending a request
+slowly, hold no thread, and a normal Save is answered meanwhile (tests/test_serve.py, docs/deploy.md). One
+process, WORKERS × 2 threads. `--server gunicorn` (not on Windows): WORKERS processes of 2 threads each, every
+core used, for a server behind nginx, which buffers slow clients itself. Both read HOST, PORT and WORKERS.
 """
 from __future__ import annotations
 
 import os
 import socket
 import sys
+import time
 from dataclasses import dataclass
 
 THREADS = 2  # per gunicorn worker: one answers while the other waits on the disk or a phone (docs/deploy.md)
@@ -40,11 +43,11 @@ def settings(env=os.environ, argv: list[str] | None = None, platform: str = sys.
         else:
             raise Refused(f"serve: unknown argument {arg!r} (usage: serve [--server gunicorn|waitress])")
     if server == "auto":
-        server = "waitress" if platform == "win32" else "gunicorn"
+        server = "waitress"
     if server not in ("gunicorn", "waitress"):
         raise Refused(f"serve: --server must be gunicorn or waitress, not {server!r}")
     if server == "gunicorn" and platform == "win32":
-        raise Refused("serve: gunicorn does not run on Windows; use --server waitress (the default there)")
+        raise Refused("serve: gunicorn does not run on Windows; use waitress (the default)")
     host = env.get("HOST") or "127.0.0.1"
     port = _whole(env, "PORT", "5000", 1, 65535)
     workers = _whole(env, "WORKERS", "2", 1, 64)
@@ -109,11 +112,44 @@ def _app(chosen: Settings):
 
 
 def _waitress(app, chosen: Settings) -> int:
+    import signal
+
     import waitress
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt  # waitress finishes the requests under way, then serve returns: exit 0
+    signal.signal(signal.SIGTERM, stop)  # docker stop, systemctl stop (a container's PID 1 has no default action)
     # One process: waitress reads each request whole before a thread takes it, so a slow phone holds no thread.
-    waitress.serve(app, host=chosen.host, port=chosen.port, threads=chosen.workers * THREADS,
-                   ident="scorekeeper", clear_untrusted_proxy_headers=True)
+    # X-Forwarded-* headers are left to the app, which believes them only with PROXY_FIX (docs/deploy.md).
+    waitress.serve(AccessLog(app), host=chosen.host, port=chosen.port, threads=chosen.workers * THREADS,
+                   ident="scorekeeper", clear_untrusted_proxy_headers=False,
+                   max_request_body_size=app.config["MAX_CONTENT_LENGTH"] + 64 * 1024,  # more is refused anyway
+                   channel_timeout=60)  # a connection silent for a minute is closed
     return 0
+
+
+class AccessLog:
+    """One line per request on stdout, as gunicorn's access log writes it (waitress has none); not the health
+    checks a proxy sends every few seconds."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        if environ.get("PATH_INFO") in QUIET_PATHS:
+            return self.app(environ, start_response)
+        seen = {}
+
+        def logging_start_response(status, headers, exc_info=None):
+            seen["status"] = status.split(" ", 1)[0]
+            return start_response(status, headers, exc_info)
+
+        body = self.app(environ, logging_start_response)
+        path = environ.get("PATH_INFO", "") + ("?" + environ["QUERY_STRING"] if environ.get("QUERY_STRING") else "")
+        print(f'{environ.get("REMOTE_ADDR", "-")} - - [{time.strftime("%d/%b/%Y:%H:%M:%S %z")}] '
+              f'"{environ.get("REQUEST_METHOD")} {path} {environ.get("SERVER_PROTOCOL")}" {seen.get("status", "-")}',
+              flush=True)
+        return body
 
 
 def _gunicorn(app, chosen: Settings) -> int:
@@ -135,6 +171,8 @@ def _gunicorn(app, chosen: Settings) -> int:
         "accesslog": "-",
         "logger_class": QuietHealthLogger,
         "control_socket_disable": True,  # gunicorn 27's --no-control-socket: two servers may run side by side
+        # gunicorn itself believes X-Forwarded-Proto from 127.0.0.1 by default; here only with PROXY_FIX, as the app
+        "forwarded_allow_ips": "127.0.0.1,::1" if app.config.get("PROXY_FIX") not in (0, "0", "", None) else "",
     }
     if os.path.isdir("/dev/shm"):
         options["worker_tmp_dir"] = "/dev/shm"  # the workers' heartbeat in memory, not on a (container's) disk

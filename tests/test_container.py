@@ -99,9 +99,9 @@ def test_the_entrypoint_makes_the_database_serves_answers_the_health_check_and_s
         assert status == 200 and home.startswith("<!doctype html>")  # a page, with its templates and static files
     finally:
         code = stop(proc)
-    assert code == 0  # gunicorn's clean stop
+    assert code == 0  # a clean stop on SIGTERM
     log = (tmp_path / "container.log").read_text()
-    assert f"Scorekeeper on http://127.0.0.1:{port}/ (gunicorn)" in log  # on HOST 0.0.0.0, shown as 127.0.0.1
+    assert f"Scorekeeper on http://127.0.0.1:{port}/ (waitress)" in log  # on HOST 0.0.0.0, shown as 127.0.0.1
     assert "Traceback" not in log
     assert '"GET / HTTP/1.1" 200' in log  # the access log goes to stdout, which `docker logs` shows
     instance = tmp_path / "instance"
