@@ -465,6 +465,16 @@ def test_a_right_to_left_name_is_kept_apart_from_the_numbers_beside_it(client):
     assert "\u2068מרים\u2069 and Zoë the other 42 of 72" in how  # inside the engine's sentences too
 
 
+def test_a_right_to_left_dealer_is_kept_apart_in_the_deals_lines(client):
+    # "מרים deals" and "מרים dealt": the name first, a verb after it, where bidi would reorder them
+    data = {**TROCCAS, "players-0": "מרים", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë"}
+    url = open_table(client, "troccas", data, "en")
+    html = page(client, url)
+    assert "<small>\u2068מרים\u2069 deals</small>" in html  # the first dealer (first_dealer 0) deals hand 1
+    assert client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "30", "token": "bidi2"}).status_code == 303
+    assert "\u2068מרים\u2069 dealt" in page(client, url)
+
+
 def test_a_templates_sentences_fill_in_as_jinjas_own_gettext_does(app):
     """The templates' _() and ngettext() are called straight (web/l10n.py), not through Jinja's wrappers: they
     must fill a sentence as those do. Values are HTML-escaped, numbers fill %d, a number given as text still
