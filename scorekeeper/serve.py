@@ -152,6 +152,32 @@ class AccessLog:
         return body
 
 
+class DrainRefusedBody:
+    """gunicorn: the body of a request the app refused unread (a 413: over MAX_CONTENT_LENGTH) is read to its end
+    and dropped, so the next request on the same keep-alive connection is read as a request and answered, not
+    taken from the middle of that body. Up to DRAIN bytes; a body longer than that closes the connection (gunicorn
+    ignores an app's Connection header). waitress reads each body whole before the app sees it: not needed there."""
+
+    DRAIN = 16 * 1024 * 1024
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        refused = {}
+
+        def noting(status, headers, exc_info=None):
+            refused["413"] = status.startswith("413")
+            return start_response(status, headers, exc_info)
+
+        body = self.app(environ, noting)
+        if refused.get("413"):
+            stream, left = environ["wsgi.input"], min(int(environ.get("CONTENT_LENGTH") or 0), self.DRAIN)
+            while left > 0 and (chunk := stream.read(min(left, 65536))):
+                left -= len(chunk)
+        return body
+
+
 def _gunicorn(app, chosen: Settings) -> int:
     from gunicorn.app.base import BaseApplication
     from gunicorn.glogging import Logger
@@ -189,7 +215,7 @@ def _gunicorn(app, chosen: Settings) -> int:
                     self.cfg.set(key.lower(), value)
 
         def load(self):
-            return _app(chosen)  # in each worker: its own connections
+            return DrainRefusedBody(_app(chosen))  # in each worker: its own connections
 
     app.extensions["store"].dispose()  # each worker opens its own app and connections after the fork
     Server().run()
