@@ -10,7 +10,7 @@ UV_VERSION ?= 0.13.9
 LOCK := uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
 	--constraint requirements/constraints.txt --custom-compile-command "make lock" --upgrade --quiet
 
-.PHONY: install install-test run test test-fast test-other-pythons bench chromium postgres translations lock clean
+.PHONY: install install-test run test test-fast bench chromium postgres translations lock audit clean
 
 # Exactly the lock (requirements/*.txt, every package with its hashes), nothing resolved on the day.
 # make run installs what running needs; make test adds pytest, Hypothesis and Playwright.
@@ -41,6 +41,14 @@ lock: install
 	$(PY) -m pip install -q "uv==$(UV_VERSION)"
 	$(VENV)/bin/$(LOCK) -o requirements/run.txt
 	$(VENV)/bin/$(LOCK) --extra test -o requirements/test.txt
+
+# Known vulnerabilities in the locked packages (pip-audit asks the PyPI/OSV advisory database: run it where the
+# network reaches it; these development machines can't). Its own venv: nothing it needs enters the app's.
+audit:
+	test -x .venv-audit/bin/python || $(PYTHON) -m venv .venv-audit
+	.venv-audit/bin/python -m pip install -q "pip-audit==2.10.1"
+	.venv-audit/bin/pip-audit --strict --require-hashes --disable-pip -r requirements/run.txt
+	.venv-audit/bin/pip-audit --strict --require-hashes --disable-pip -r requirements/test.txt
 
 # Debian's Chromium for the browser tests (Playwright drives it; no browser download).
 chromium:
