@@ -60,6 +60,36 @@
     };
     show();
   }
+  // This phone's circles: the circle pages it opened, newest first (a circle's page lists all its evenings, so an
+  // evening is never lost with this list: the circle's link finds it again).
+  var CIRCLES = "scorekeeper.circles";
+  function circles() {
+    try { return JSON.parse(localStorage.getItem(CIRCLES)) || []; } catch (e) { return []; }
+  }
+  var circle = document.getElementById("circle");
+  if (circle) {
+    var here = { key: circle.dataset.circleKey, name: circle.dataset.name, role: circle.dataset.role, href: location.pathname };
+    try {
+      localStorage.setItem(CIRCLES, JSON.stringify([here].concat(circles().filter(function (c) {
+        return c.name !== here.name || c.role !== here.role;  // a circle's new scorer link replaces its old one
+      })).slice(0, 20)));
+    } catch (e) { /* private mode */ }
+  }
+  var myCircles = document.getElementById("my-circles");
+  if (myCircles) {
+    circles().forEach(function (c) {
+      var li = document.createElement("li"), a = document.createElement("a"), about = document.createElement("small");
+      a.href = c.href;
+      a.className = "button secondary wide";
+      a.textContent = c.name;
+      about.className = "about";
+      about.textContent = c.role === "watcher" ? myCircles.dataset.watcher : myCircles.dataset.scorer;
+      a.appendChild(about);
+      li.appendChild(a);
+      myCircles.appendChild(li);
+    });
+    myCircles.parentNode.hidden = !myCircles.children.length;
+  }
   var names = document.getElementById("known-names");
   if (names) {  // opening a table: offer the names of this phone's last tables; label the dealer choice
     var seen = {};
@@ -161,16 +191,18 @@
     }
   });
 
-  // Cards tapped (or classes given) after a count filled the points: those points are the old pile's. Empty
-  // them, so the preview counts the pile as it is now and Save counts it (count_aid.before_save); points the
-  // player typed over the count are theirs, and stay.
+  // Cards tapped after a count of tapped cards filled the points (or classes changed after a count by classes):
+  // those points are the old pile's. Empty them, so the preview counts the pile as it is now and Save counts it
+  // (count_aid.before_save); points the player typed over the count are theirs, and stay.
   document.addEventListener("input", function (e) {
     var t = e.target, form = t.form;
     if (!form || form.id !== "hand-form" || !t.closest("#count-aid") || !(t.name === "card" || /^c_/.test(t.name))) { return; }
     var counted = form.querySelector("input[name=counted]");
     if (!counted) { return; }
-    var at = counted.value.indexOf(":"), field = form.querySelector("[name='" + counted.value.slice(0, at).replace(/'/g, "") + "']");
-    if (field && field.value === counted.value.slice(at + 1)) { field.value = ""; }
+    var parts = counted.value.split(":");  // field : points : what they were counted from (cards or classes)
+    if (parts[2] !== (t.name === "card" ? "cards" : "classes")) { return; }  // the other way: the server says "not both"
+    var field = form.querySelector("[name='" + parts[0].replace(/'/g, "") + "']");
+    if (field && field.value === parts[1]) { field.value = ""; }
     counted.remove();
   });
 

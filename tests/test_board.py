@@ -1,6 +1,11 @@
 """The scoreboard stays exact at any length: totals from the cache equal totals worked out afresh from the
-facts, and a long table's page shows the latest hands with the older ones a tap away."""
+facts, and a long table's page shows the latest hands with the older ones a tap away. A hand stored wrong is
+named on its row, and every other hand is still shown and counted."""
+import html
 import re
+
+import pytest
+from sqlalchemy import update
 
 from scorekeeper import store
 from scorekeeper.engine.games import get_game, resolve_rules
@@ -182,3 +187,105 @@ def test_the_kept_rows_count_follows_every_board_kept_replaced_and_dropped(monke
     assert list(kept.boards) == ["a", "b", "e"] and kept.rows == 19  # 7 + 4 + 8
     kept.keep("f", 1, SimpleNamespace(rows=[None] * 30))  # more than all alone: everything else goes
     assert list(kept.boards) == ["f"] and kept.rows == 30
+
+
+# ---- a hand stored wrong: every other hand is still shown and counted, and the broken one says so ----
+
+SEATS = ["Anna", "Ben", "Cla", "Zoë"]
+TABLE_RULES = {"all_tricks_take_scart": True, "odd_pile": "reject"}
+BROKEN = [  # (column, value written straight into the database, what its row says)
+    ("facts", [1, 2], "“hand” must be an object with the hand's facts."),  # AttributeError in summary()
+    ("facts", {"teams": "x", "side": "Anna", "points": 40},  # TypeError in summary()
+     "“teams” must be two pairs of players"),
+    ("facts", {**HAND, "side": "Anaa", "points": 40},  # a name missing from the hand's players
+     "The side “Anaa” is not one of the players (Anna, Ben, Cla, Zoë)."),
+    ("setup", {"players": SEATS, "rules": TABLE_RULES},  # no stake: KeyError
+     "The players, stake and house rules stored for this hand can't be read, so it can't be scored: delete it"),
+    ("setup", {"players": SEATS, "stake": 5, "rules": {"nope": 1}}, "Troccas has no house rule “nope”"),
+    ("setup", [1], "The players, stake and house rules stored for this hand can't be read"),
+]
+
+
+def broken_table(app, column, value, number):
+    """A Troccas table of 3 hands (Anna and Cla take 40, 41, 42 of 72) with hand `number`'s column overwritten."""
+    with app.app_context():
+        table = store.create_table("troccas", SEATS, TABLE_RULES, 5, "CHF", 0)
+        for i, points in enumerate((40, 41, 42)):
+            store.add_hand(table.id, {**HAND, "points": points}, f"b{i}")
+        with store.writing() as conn:
+            conn.execute(update(store.hands).where(store.hands.c.table_id == table.id, store.hands.c.number == number)
+                         .values(**{column: value}))
+    return table.id
+
+
+@pytest.mark.parametrize("number", [2, 3])  # in the middle; the last hand (the next hand's defaults follow it)
+@pytest.mark.parametrize("column, value, says", BROKEN, ids=[f"{c}-{i}" for i, (c, _v, _s) in enumerate(BROKEN)])
+def test_a_hand_stored_wrong_is_named_and_every_page_still_answers(client, app, column, value, says, number):
+    table_id = broken_table(app, column, value, number)
+    url = f"/t/{table_id}"
+    pages = {path: client.get(path) for path in (url, url.replace("/t/", "/v/"), url + "/board", url + "/export.csv",
+                                                 url + "/export.json", url + "/history", url + "/settle",
+                                                 url + "/numbers", url + "/setup", f"{url}/hands/{number}",
+                                                 f"{url}/hands/{number}/how")}
+    assert {path: r.status_code for path, r in pages.items()} == dict.fromkeys(pages, 200)
+    for path in (url, url.replace("/t/", "/v/"), url + "/board"):
+        page = html.unescape(pages[path].get_data(as_text=True))
+        row = re.search(r'<li id="hand-%s" class="hand">.*?</li>\s*(?=<li id="hand-|</ol>)' % number, page, re.S)
+        assert row and "Hand %s" % number in row.group(0) and says in row.group(0), path
+    page = html.unescape(pages[url].get_data(as_text=True))
+    row = re.search(r'<li id="hand-%s" class="hand">.*?</li>\s*(?=<li id="hand-|</ol>)' % number, page, re.S).group(0)
+    assert f'/hands/{number}"' in row and "Delete" in row  # Edit and Delete, beside the sentence
+    assert "edit it or delete it" in row
+    # the other two hands still count: Anna and Cla (40 − 36) + (42 − 36) = 10 or (40 − 36) + (41 − 36) = 9 points,
+    # at 5 Rappen a point (docs/rules.md §1)
+    units = 4 + (42 if number == 2 else 41) - 36
+    assert pages[url + "/export.json"].get_json()["totals"]["units"] == {"Anna": units, "Ben": -units, "Cla": units,
+                                                                         "Zoë": -units}
+    assert f"Total,,,{units},-{units},{units},-{units}" in pages[url + "/export.csv"].get_data(as_text=True)
+    # the edit page opens (an empty form when the facts can't be shown); the hand can be deleted, and the next saved
+    assert 'name="token"' in pages[f"{url}/hands/{number}"].get_data(as_text=True)
+    assert client.post(f"{url}/hands/{number}/delete", data={"token": "d"}).status_code == 303
+    assert client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "40",
+                                             "token": "n"}).status_code == 303
+    assert client.get(url).status_code == 200
+
+
+def test_a_table_whose_players_list_disagrees_with_its_hands_still_answers(client, app):
+    """A Troccas table stored with "Anna" in its list and "Anaa" in its hands (what an edited import let in): the
+    games of four deals are said by who played them, never a 500 (their totals were looked up by the table's list)."""
+    with app.app_context():
+        table = store.create_table("troccas", ["Anaa", "Ben", "Cla", "Zoë"], TABLE_RULES, 5, "CHF", 0)
+        for i in range(3):
+            store.add_hand(table.id, {"teams": [["Anaa", "Cla"], ["Ben", "Zoë"]], "side": "Anaa", "points": 40},
+                           f"a{i}")
+        with store.writing() as conn:
+            conn.execute(update(store.tables).where(store.tables.c.id == table.id)
+                         .values(players=["Anna", "Ben", "Cla", "Zoë"]))
+    for path in (f"/t/{table.id}", f"/v/{table.id}", f"/t/{table.id}/board", f"/t/{table.id}/export.csv"):
+        assert client.get(path).status_code == 200, path
+    # 3 deals of 40: Anaa and Cla + 3 × 4 = +12 each (docs/rules.md §1), in game 1's line
+    page = " ".join(client.get(f"/t/{table.id}").get_data(as_text=True).split())
+    assert "Game 1: deal 3 of 4 (Anaa +12, Ben −12, Cla +12, Zoë −12)" in page
+
+
+@pytest.mark.parametrize("error", [KeyError, ValueError, TypeError, AttributeError, StopIteration])
+def test_what_a_game_raises_on_facts_it_never_saw_is_that_rows_sentence(client, app, monkeypatch, error):
+    """A game's score() that fails on stored facts with a Python error (not a sentence of its own) fails that row
+    only: the row says the hand can't be read, the others count, every page answers."""
+    table_id = broken_table(app, "facts", {**HAND, "points": 41}, 2)  # a good hand, until the game can't score it
+    real = board._scored
+
+    def scored(game_id, players, facts, rules):
+        if '"points": 41' in facts:
+            raise error("points")
+        return real(game_id, players, facts, rules)
+    monkeypatch.setattr(board, "_scored", scored)
+    url = f"/t/{table_id}"
+    for path in (url, url.replace("/t/", "/v/"), url + "/board", url + "/export.csv", url + "/export.json",
+                 url + "/hands/2", url + "/hands/2/how"):
+        r = client.get(path)
+        assert r.status_code == 200, path
+    page = html.unescape(client.get(url).get_data(as_text=True))
+    assert "What is stored for this hand can't be read, so it can't be scored." in page
+    # hands 1 and 3 still count: Anna and Cla (40 − 36) + (42 − 36) = 10 (docs/rules.md §1)
+    assert client.get(url + "/export.json").get_json()["totals"]["units"]["Anna"] == 10

@@ -1,4 +1,9 @@
-"""French Tarot scoring (docs/rules.md §6, FFT): known hands, boundaries, bad input and properties, on the pure engine."""
+"""French Tarot scoring (docs/rules.md §6, FFT): known hands, boundaries, bad input and properties, on the pure engine;
+house rules no deal can play, refused at the forms and the import."""
+import html
+import io
+import json
+import re
 from fractions import Fraction
 
 import pytest
@@ -475,3 +480,60 @@ def test_more_points_never_lower_the_taker(case, halves):
     assert high.scores[h["taker"]] >= low.scores[h["taker"]]
     if h.get("partner"):
         assert high.scores[h["partner"]] >= low.scores[h["partner"]]
+
+
+# ---- the 5-player poignée thresholds as a house rule (docs/rules.md §6) ----
+
+# At 5 players each player holds (78 − 3) / 5 = 15 cards (the deal table), so a poignée shows 1 to 15 trumps, and a
+# double more than a single, a triple more than a double (FFT 8/10/13; bric-a-brac's 8/10/15).
+THRESHOLDS_SAID = ("At 5 players each player holds 15 cards, so a poignée needs 1 to 15 trumps, the double more than "
+                   "the single and the triple more than the double (such as 8, 10, 13).")
+
+
+@pytest.mark.parametrize("thresholds", [[8, 10, 13], [8, 10, 15], [13, 14, 15], [1, 2, 3]])
+def test_poignee_thresholds_a_hand_of_15_can_show_are_house_rules(thresholds):
+    assert GAME.rule_problems(rules(poignee_thresholds_5p=thresholds)) == {}
+
+
+@pytest.mark.parametrize("thresholds", [[99, 99, 99], [8, 10, 16], [13, 10, 8], [8, 8, 13], [8, 13, 13], [0, 10, 13]])
+def test_poignee_thresholds_no_hand_can_show_are_refused(thresholds):
+    # 16 > 15 cards in a hand; 13, 10, 8 and 8, 8, 13 don't increase; 0 trumps is no poignée
+    problems = GAME.rule_problems(rules(poignee_thresholds_5p=thresholds))
+    assert list(problems) == ["poignee_thresholds_5p"]
+    assert problems["poignee_thresholds_5p"].render() == THRESHOLDS_SAID
+
+
+FRENCH_FORM = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Dora", "players-4": "Eva",
+               "first_dealer": "0", "stake": "0.01", "currency": "EUR", "rule_poignee_bonus": "20, 30, 40",
+               "rule_poignee_thresholds_5p": "8, 10, 13", "rule_garde_contre_multiplier": "6",
+               "rule_excuse_last_trick": "trick_winner", "rule_defence_chelem_bonus": "200",
+               "rule_prise_allowed": "y", "rule_half_points": "fft"}
+
+
+def said_at(page: str, name: str) -> tuple[str, str]:
+    """Return (the value the field `name` shows, the message after it)."""
+    field = re.search(r'<input[^>]*\bname="%s"[^>]*>' % re.escape(name), page)
+    value = re.search(r'value="([^"]*)"', field.group(0)).group(1)
+    message = re.compile(r'<p class="field-error" role="alert">(.*?)</p>', re.S).search(page, field.end()).group(1)
+    return html.unescape(value), html.unescape(message)
+
+
+@pytest.mark.parametrize("typed", ["99, 99, 99", "13, 10, 8"])
+def test_impossible_thresholds_are_refused_at_their_field_when_a_table_opens_or_changes(client, typed):
+    r = client.post("/tables/new/french_tarot", data={**FRENCH_FORM, "rule_poignee_thresholds_5p": typed})
+    assert r.status_code == 200  # the form again, nothing opened
+    assert said_at(r.get_data(as_text=True), "rule_poignee_thresholds_5p") == (typed, THRESHOLDS_SAID)
+    url = client.post("/tables/new/french_tarot", data=FRENCH_FORM).headers["Location"]
+    change = {k: v for k, v in FRENCH_FORM.items() if k.startswith("rule_")}
+    change.update({f"name{i}": n for i, n in enumerate(["Anna", "Ben", "Cla", "Dora", "Eva"])}, stake="0.01",
+                  version="0", token="t", rule_poignee_thresholds_5p=typed)
+    r = client.post(url + "/setup", data=change)
+    assert r.status_code == 200
+    assert said_at(r.get_data(as_text=True), "rule_poignee_thresholds_5p") == (typed, THRESHOLDS_SAID)
+    exported = client.get(url + "/export.json").get_json()
+    assert exported["rules"]["poignee_thresholds_5p"] == [8, 10, 13]  # the change was not made
+    exported["rules"]["poignee_thresholds_5p"] = [99, 99, 99]  # an import is checked as the forms are
+    r = client.post("/tables/import", data={"file": (io.BytesIO(json.dumps(exported).encode()), "t.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 200  # the import page again, with the sentence; no table
+    assert f"The house rule “Poignée at 5 players” in the file: {THRESHOLDS_SAID}" in html.unescape(r.get_data(as_text=True))

@@ -109,7 +109,7 @@ def test_a_change_is_undone_like_a_hand(client):
     (["Anna", "Anna", "Cla", "Dumeng"], {}, "Two players can&#39;t have the same name."),
     (["Anna", "Ben", "Cla", "Dumeng"], {"join": "ben"}, "Two players can&#39;t have the same name."),
     (["A" * 41, "Ben", "Cla", "Dumeng"], {}, "at most 40 characters"),
-    (["An\u200bna", "Ben", "Cla", "Dumeng"], {}, "no invisible ones"),
+    (["An\u200bna", "Ben", "Cla", "Dumeng"], {}, "invisible or control characters"),  # the new-table form's words
     (["Anna", "Ben", "Cla", "Dumeng"], {"stake": "zero"}, "Write an amount such as 0.10."),
     (["Anna", "Ben", "Cla", "Dumeng"], {"rule_tapp_4p": "7"}, "Choose one of the offered values."),
 ])
@@ -129,6 +129,47 @@ def test_a_fixed_size_game_says_why_nobody_can_join(client):
                                                   "currency": "CHF", "rule_all_tricks_take_scart": "y"})
     page = client.get(r.headers["Location"] + "/setup").get_data(as_text=True)
     assert "fixed number of players" in page and 'name="join"' not in page
+
+
+def test_nobody_joins_or_leaves_a_fixed_size_game_even_by_a_crafted_post(client):
+    """The page offers no "leaves" or "join" in Troccas; a post that sends them anyway changes nothing (before, one
+    leaving and one joining kept the count at 4 and got through, seating a fifth name in the evening)."""
+    url = client.post("/tables/new/troccas", data={"players-0": "Anna", "players-1": "Ben", "players-2": "Cla",
+                                                    "players-3": "Zoë", "first_dealer": "0", "stake": "0.05",
+                                                    "currency": "CHF", "rule_all_tricks_take_scart": "y"}).headers["Location"]
+    data = {"name0": "Anna", "name1": "Ben", "name2": "Cla", "name3": "Zoë", "stake": "0.05", "version": "0",
+            "token": "f", "rule_all_tricks_take_scart": "y", "rule_odd_pile": "reject", "leaves0": "y", "join": "Eva"}
+    r = client.post(url + "/setup", data=data)
+    assert r.status_code == 200
+    assert "Troccas is played by exactly 4 players: nobody can join or leave." in r.get_data(as_text=True)
+    assert "Eva" not in client.get(url).get_data(as_text=True)
+
+
+def test_change_the_table_posted_twice_changes_it_once_and_answers_as_the_first(client):
+    """A double tap on "Change the table" posts the same form (its token) twice: the second answers as the first
+    did, a 303 to the table, and changes nothing more (it used to say another phone had changed the table)."""
+    url = open_table(client)
+    hand(client, url, "Anna", 63, 1)
+    version = re.search(r'name="version" value="(\d+)"', client.get(url + "/setup").get_data(as_text=True)).group(1)
+    data = {**RULES, "stake": "0.10", "join": "Eva", "token": "twice", "version": version,
+            "name0": "Anna", "name1": "Ben", "name2": "Cla", "name3": "Dumeng"}
+    first = client.post(url + "/setup", data=data)
+    second = client.post(url + "/setup", data=data)
+    assert first.status_code == second.status_code == 303
+    assert first.headers["Location"] == second.headers["Location"] == url
+    table_id = url.rsplit("/", 1)[1]
+    with client.application.app_context():
+        from scorekeeper import store
+        table = store.get_table(table_id)
+    assert table.players == ("Anna", "Ben", "Cla", "Dumeng", "Eva")  # Eva joined once
+    assert table.version == int(version) + 1  # one change: every change moves the version on by one
+    page = client.get(url).get_data(as_text=True)
+    assert page.count("Eva joins") == 1 and "Undo: the change of the table" in page
+    client.post(url + "/undo", data={"token": "u"})
+    third = client.post(url + "/setup", data=data)  # the same form once more, after its change was undone
+    assert third.status_code == 303
+    with client.application.app_context():
+        assert store.get_table(table_id).players == ("Anna", "Ben", "Cla", "Dumeng")  # not made again
 
 
 def test_export_and_import_keep_the_evening_exactly(client):

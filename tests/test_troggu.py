@@ -377,3 +377,21 @@ def test_misere_at_seven_counts_the_fool_and_one_in_the_tapp():
     points["Gian"] = 17  # 101
     result = score(P7, misere(points), rules())
     assert len(result.warnings) == 1 and "between 84 and 100" in str(result.warnings[0])
+
+
+def test_a_saved_misere_shows_its_warning_in_its_history_row(client):
+    """Piles that add up to 40 are saved (a warning, not a refusal: the players may have counted wrong, and say so
+    after) and the warning stays with the hand: in its row on the scorer's page, the watcher's and the board poll."""
+    from test_table_changes import TROGGU  # Anna, Ben, Cla, Dumeng; 10 cards in the Tapp at 4 players
+    url = client.post("/tables/new/troggu", data=TROGGU).headers["Location"]
+    hand = {"contract": "misere", "mp0": "13", "mp1": "9", "mp2": "9", "mp3": "9", "token": "m", "action": "save"}
+    assert client.post(url + "/hands", data=hand).status_code == 303  # saved
+    # 13 + 9 + 9 + 9 = 40; without the Tapp the piles make 114 − 47 = 67 (its 10 cards the richest: the Fool, XXI,
+    # I and the 4 kings at 5, 3 queens at 4) to 114 − 10 = 104 (10 cards of at least 1) (docs/rules.md §5)
+    warning = "The piles add up to 40; with the 10 Tapp cards left out they should make between 67 and 104."
+    row = f'<p class="warning">{warning}</p>'
+    assert row in client.get(url).get_data(as_text=True)
+    assert row in client.get(url.replace("/t/", "/v/")).get_data(as_text=True)
+    assert row in client.get(url + "/board").get_data(as_text=True)
+    how = client.get(url + "/hands/1/how").get_data(as_text=True)
+    assert "Anna has the most points (13) and pays each of the 3 others 1" in how  # scored all the same

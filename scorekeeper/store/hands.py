@@ -206,7 +206,8 @@ def _next_dealer(table, last) -> str:
     last live hand's row (its dealer and setup; None: there is none)."""
     if last is None:
         return next_dealer(table.players, table.first_dealer, None)
-    return next_dealer(table.players, table.first_dealer, last.dealer, (last.setup or {}).get("players"))
+    seated = last.setup.get("players") if isinstance(last.setup, dict) else None  # a setup stored wrong: none
+    return next_dealer(table.players, table.first_dealer, last.dealer, seated if isinstance(seated, list) else None)
 
 
 def edit_hand(table_id: str, number: int, facts: dict | None, token: str | None = None,
@@ -388,6 +389,17 @@ def change_table(table_id: str, players: list[str], stake: int, rules: dict, ren
         return True  # two posts of one form met: the other one did it
 
 
+def changed_by(table_id: str, token: str | None) -> bool:
+    """Say whether this form's token already changed this table's setup ("Change the table" posted twice: a double
+    tap, a resend): the change was made once, and the repeat answers as the first did."""
+    if not is_key(token):
+        return False
+    with engine().connect() as conn:
+        return conn.execute(select(changes.c.id).where(changes.c.token == token, changes.c.table_id == table_id,
+                                                       changes.c.hand_id.is_(None), changes.c.kind == "table")
+                            ).first() is not None
+
+
 def fingerprint(setup: dict) -> str:
     """Name the table's setup (players, stake, house rules) in a few characters, for a form to carry."""
     text = json.dumps({k: setup[k] for k in ("players", "stake", "rules")}, sort_keys=True)
@@ -410,13 +422,18 @@ def _set_table(conn, table_id: str, settings: dict, renames: dict, rename) -> No
              {f"\x00{i}": new for i, new in enumerate(renames.values())}]
     for h in conn.execute(select(hands.c.id, hands.c.facts, hands.c.setup, hands.c.dealer, hands.c.version)
                           .where(hands.c.table_id == table_id)).all():
-        facts, setup, dealer = h.facts, dict(h.setup or {}), h.dealer
+        # a hand stored wrong (facts or a setup the game can't read, written by hand) keeps what can't be renamed
+        kept = dict(h.setup) if isinstance(h.setup, dict) else (h.setup or {})
+        facts, setup, dealer = h.facts, (dict(kept) if isinstance(kept, dict) else kept), h.dealer
         for step in steps:
             for old, new in step.items():
-                facts = rename(facts, old, new) if facts is not None else None
-                if setup.get("players"):
+                try:
+                    facts = rename(facts, old, new) if facts is not None else None
+                except (LookupError, TypeError, ValueError, AttributeError):
+                    pass
+                if isinstance(setup, dict) and isinstance(setup.get("players"), list):
                     setup["players"] = [new if p == old else p for p in setup["players"]]
                 dealer = new if dealer == old else dealer
-        if (facts, setup, dealer) != (h.facts, dict(h.setup or {}), h.dealer):
+        if (facts, setup, dealer) != (h.facts, kept, h.dealer):
             conn.execute(update(hands).where(hands.c.id == h.id).values(
                 facts=facts, setup=setup or None, dealer=dealer, version=h.version + 1, updated_at=now()))

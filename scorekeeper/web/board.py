@@ -32,6 +32,7 @@ class Row:
     payouts: dict = field(default_factory=dict)
     explanation: list = field(default_factory=list)
     error: str | None = None
+    warnings: list = field(default_factory=list)  # the engine's warnings (a pile a real hand can't give), in words
     after_units: dict = field(default_factory=dict)  # where everyone stands after this hand, as on a paper sheet
     after_money: dict = field(default_factory=dict)
     players: tuple = ()  # who played it, in their seats
@@ -97,11 +98,45 @@ def dealer(table, index: int) -> str:
     return table.players[(table.first_dealer + index) % len(table.players)]
 
 
+# What a hand stored wrong can raise while it is scored or said: facts or a setup the engine's checks never saw
+# (written by hand into the database, by an old bug, by an edited import). Its row says so; the page still answers.
+DAMAGED = (ScoreError, LookupError, TypeError, ValueError, AttributeError, StopIteration, ArithmeticError,
+           RecursionError)
+
+
+class Damaged(ValueError):
+    """A hand's stored setup (its players, stake and house rules) can't be read."""
+
+
+def damaged_facts() -> str:
+    return _("What is stored for this hand can't be read, so it can't be scored.")
+
+
+def damaged_setup() -> str:
+    return _("The players, stake and house rules stored for this hand can't be read, so it can't be scored: "
+             "delete it and enter it again.")
+
+
+def _readable(setup) -> bool:
+    return (isinstance(setup, dict) and isinstance(setup.get("players"), list) and len(setup["players"]) > 0
+            and all(isinstance(p, str) for p in setup["players"]) and type(setup.get("stake")) is int
+            and isinstance(setup.get("rules"), dict))
+
+
+def seated(hand) -> list[str]:
+    """Return who played this hand as its setup says ([] if it says nothing, or can't be read)."""
+    return list(hand.setup["players"]) if _readable(hand.setup) else []
+
+
 def played_under(table, hand):
-    """Return the table as it was when this hand was played: its players, stake and house rules then."""
-    setup = hand.setup or {}
+    """Return the table as it was when this hand was played: its players, stake and house rules then.
+
+    Raise Damaged if the hand's stored setup can't be read."""
+    setup = hand.setup
     if not setup:
         return table
+    if not _readable(setup):
+        raise Damaged(hand.number)
     return replace(table, players=tuple(setup["players"]), stake=setup["stake"], rules=dict(setup["rules"]))
 
 
@@ -115,7 +150,7 @@ def build(table, hands, worded: range | None = None, explain: bool = False) -> B
     game = get_game(table.game)
     everyone = list(table.players)
     for h in hands:  # who left is still on the board, after the players at the table
-        everyone += [p for p in (h.setup or {}).get("players", ()) if p not in everyone]
+        everyone += [p for p in seated(h) if p not in everyone]
     rows, then = [], None
     for i, h in enumerate(hands):
         then = _add_row(rows, table, h, then, everyone, worded is None or i in worded, explain)
@@ -125,21 +160,43 @@ def build(table, hands, worded: range | None = None, explain: bool = False) -> B
 
 
 def _add_row(rows: list, table, h, then, everyone: list, words: bool, explain: bool):
-    """Score hand `h` as the next row (its sentences if `words`); return the setup it was played under."""
-    under = played_under(table, h)
-    # the dealer is a fact of the hand: deleting or editing another hand never changes it
-    row = Row(h, len(rows) + 1, h.dealer or dealer(table, len(rows)), summary(under, h.facts) if words else "",
-              players=under.players)
-    if then is not None and (then.players, then.stake, then.rules) != (under.players, under.stake, under.rules):
-        row.changes = changes(then, under)
+    """Score hand `h` as the next row (its sentences if `words`); return the setup it was played under.
+
+    A hand whose stored facts or setup can't be read or scored is a row with an error that says so (and scores
+    nothing): every other hand is still shown and counted.
+    """
     try:
+        under, broken = played_under(table, h), None
+    except Damaged:
+        under, broken = table, damaged_setup()
+    # the dealer is a fact of the hand: deleting or editing another hand never changes it
+    row = Row(h, len(rows) + 1, h.dealer or dealer(table, len(rows)), "", players=under.players)
+    if words:
+        try:
+            row.summary = summary(under, h.facts)
+        except DAMAGED:
+            pass  # facts that can't be said can't be scored either: the error below says so
+    if broken is None and then is not None and \
+            (then.players, then.stake, then.rules) != (under.players, under.stake, under.rules):
+        try:
+            row.changes = changes(then, under)
+        except DAMAGED:
+            pass  # house rules that can't be read: scoring says so below
+    try:
+        if broken is not None:
+            raise Damaged(h.number)
         result = score(under, h.facts)
+    except Damaged:
+        row.error = broken
     except ScoreError as e:
         row.error = say(e)
+    except DAMAGED:
+        row.error = damaged_facts()
     else:
         row.scores = dict(result.scores)
         row.payouts = settle.payouts(result.scores, under.stake)
         row.explanation = render_lines(result.explanation) if words and explain else []
+        row.warnings = render_lines(result.warnings) if words else []
     before = rows[-1] if rows else None
     row.after_units = {p: (before.after_units[p] if before else 0) + row.scores.get(p, 0) for p in everyone}
     row.after_money = {p: (before.after_money[p] if before else 0) + row.payouts.get(p, 0) for p in everyone}
@@ -147,17 +204,21 @@ def _add_row(rows: list, table, h, then, everyone: list, words: bool, explain: b
     row.high = max(before.high if before else 0, *row.after_units.values())
     row.charted = (before.charted if before else 0) + (row.error is None)
     rows.append(row)
-    return under
+    return under if broken is None else then  # the next hand's changes are said against the last readable setup
 
 
 def _board(table, game, rows, units, money, everyone, then, games=()) -> Board:
     last = rows[-1] if rows else None
     after = next_dealer(table.players, table.first_dealer, last.dealer if last else None,
                         last.players if last else None)
+    pending = []
+    if then is not None and (then.players, then.stake, then.rules) != (table.players, table.stake, table.rules):
+        try:
+            pending = changes(then, table)
+        except DAMAGED:
+            pass  # the last hand's house rules can't be read: its row says so
     return Board(table, game, rows, units, money, after, deal_games(table, rows, games), everyone,
-                 {p for p in everyone if p not in table.players},
-                 changes(then, table) if then is not None and (then.players, then.stake, then.rules) !=
-                 (table.players, table.stake, table.rules) else [])
+                 {p for p in everyone if p not in table.players}, pending)
 
 
 def extend(b: Board, table, hands) -> Board | None:
@@ -169,7 +230,10 @@ def extend(b: Board, table, hands) -> Board | None:
     """
     if b.pending or not b.rows or list(table.players) != list(b.table.players):
         return None
-    rows, then = list(b.rows), played_under(table, b.rows[-1].hand)
+    try:
+        rows, then = list(b.rows), played_under(table, b.rows[-1].hand)
+    except Damaged:
+        return None  # the last hand's setup can't be read: built afresh, where build() says so
     for h in hands:
         then = _add_row(rows, table, h, then, b.players, True, False)
     new = rows[len(b.rows):]
@@ -247,6 +311,8 @@ def preview(table, facts: dict) -> dict:
         result = score(table, facts)
     except ScoreError as e:
         return {"engine_error": say(e)}
+    except DAMAGED:  # a stored hand's facts that can't be read (an edit page's preview)
+        return {"engine_error": damaged_facts()}
     return {"sentence": money_sentence(settle.payouts(result.scores, table.stake), table.currency),
             "lines": render_lines(result.explanation), "warnings": render_lines(result.warnings)}
 

@@ -37,9 +37,10 @@ class Aid:
     groups: list = field(default_factory=list)  # [(cards, points)] added one group at a time
     ticked: list = field(default_factory=list)  # the cards tapped and not yet in a group
     group_size: int | None = None  # cards in one group, where the game counts in groups (pairs: 2)
-    # "field:points" when the points field holds what a count put there, not what the player typed: posted back
-    # with the form, so a count made again from more (or fewer) taps replaces it (the cards and the points
-    # never disagree); static/tables.js empties such a field as soon as the cards change
+    # "field:points:basis" when the points field holds what a count of tapped cards or of classes (the basis) put
+    # there, not what the player typed: posted back with the form, so a count made again from more (or fewer) of
+    # the same replaces it (the cards and the points never disagree); static/tables.js empties such a field as
+    # soon as what it was counted from changes
     counted: str = ""
 
     @property
@@ -53,7 +54,7 @@ def start(game, table, formdata) -> Aid:
     if game.counting == "tricks":
         return Aid([])  # no card points: nothing to count, whatever was posted
     rules = resolve_rules(game, table.rules)
-    aid = Aid(rows(game, table, formdata), group_size=group_size(game), counted=formdata.get("counted", "")[:40])
+    aid = Aid(rows(game, table, formdata), group_size=group_size(game), counted=formdata.get("counted", "")[:60])
     groups = [g.split() for g in formdata.getlist("group") if g.split()]
     try:
         for g in groups:
@@ -190,7 +191,7 @@ def count(form, game, table, formdata, aid: Aid) -> bool:
     form.count_of.data = target
     hand_form.fill_count(form, target, aid.count)
     found = next(c for c in form.entry.counts if c.target == target)
-    aid.counted = f"{found.points}:{form[found.points].data}"
+    aid.counted = f"{found.points}:{form[found.points].data}:{'cards' if ticked else 'classes'}"
     return True
 
 
@@ -204,10 +205,17 @@ def before_save(form, game, table, formdata, aid: Aid) -> bool:
     target = form.count_of.data or default_target(form)
     found = next((c for c in form.entry.counts if c.target == target), None)
     typed = (form[found.points].data or "").strip() if found is not None else ""
-    if typed and aid.counted != f"{found.points}:{typed}":
+    if typed and aid.counted != f"{found.points}:{typed}:{basis(formdata, aid)}":
         aid.counted = ""
         return True  # the points were typed: they win, the count is only an aid
     return count(form, game, table, formdata, aid)  # none typed, or only what the last count put there
+
+
+def basis(formdata, aid: Aid) -> str:
+    """Say what a count would be made from now: "cards" (tapped or grouped), "classes", or "both"/"" (no count)."""
+    cards = bool(aid.ticked or aid.groups)
+    classes = any((formdata.get("c_" + c) or "").strip() for c in CLASSES)
+    return "both" if cards and classes else "cards" if cards else "classes" if classes else ""
 
 
 def tally(aid: Aid) -> str | None:

@@ -17,9 +17,11 @@ from ..engine.seating import next_dealer
 from . import board, bounds, stats
 from .l10n import locale_id, say
 from ..engine.errors import ScoreError
-from ..engine.games import all_games, check_players, resolve_rules
+from ..engine.games import all_games, resolve_rules
 from ..engine.settle import COINS
-from ..engine.text import fmt_points
+from ..engine.text import fmt_points, line
+from .house_rules import option_title
+from .seating_check import check_seating
 from .tables import load
 
 FORMAT = "scorekeeper.table"
@@ -137,7 +139,13 @@ def _small(n) -> bool:
 
 
 def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
-    """Check an exported table and return it ready to store; raise BadImport with a sentence."""
+    """Check an exported table and return it ready to store; raise BadImport with a sentence.
+
+    The table's players, stake and house rules, and each hand's, are checked as opening a table checks them
+    (seating_check), and each hand against the players it was played by: its setup, its dealer, the names in
+    its facts. What gets in can be shown, changed and exported again; what can't is refused, naming the hand
+    and the field.
+    """
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("format_version") != 1:
         raise BadImport(_("This is not a table exported from Scorekeeper."))
     game = all_games().get(data.get("game")) if isinstance(data.get("game"), str) else None
@@ -145,26 +153,17 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
         raise BadImport(_("The file names a game this app doesn't know."))
     if not isinstance(data.get("rules"), dict):
         raise BadImport(_("This is not a table exported from Scorekeeper."))
-    try:
-        rules = resolve_rules(game, data.get("rules"))
-        players = check_players(game, data.get("players"), low=game.players_allowed(rules).start)
-    except ScoreError as e:
-        raise BadImport(say(e)) from None
-    for i, name in enumerate(players, 1):
-        if bounds.invisible(name):
-            raise BadImport(_("Player %(n)s's name in the file holds invisible or control characters (such as a "
-                              "zero-width space, a line break or a NUL); a name can't.", n=i))
-        if len(name) > bounds.MAX_NAME:
-            raise BadImport(_("Player %(n)s's name in the file is longer than %(max)s characters.",
-                              n=i, max=bounds.MAX_NAME))
     stake, dealer_seat, version = data.get("stake"), data.get("first_dealer"), data.get("version")
-    if type(stake) is not int or not 0 < stake <= 1_000_000 or not isinstance(data.get("currency"), str) \
-            or data["currency"] not in COINS:
+    if type(stake) is not int or not isinstance(data.get("currency"), str) or data["currency"] not in COINS:
         raise BadImport(_("The stake or currency in the file is not valid."))
+    players, rules = seating(game, data.get("players"), data["rules"], stake)
     if type(dealer_seat) is not int or not 0 <= dealer_seat < len(players) or not _small(version):
         raise BadImport(_("The first dealer or version in the file is not valid."))
     table = store.TableInfo("", game.id, tuple(players), rules, stake, data["currency"], dealer_seat, version,
                             _when(data.get("created_at")))
+    # a game played by a fixed number of players has nobody join or leave (table_setup), and a corrected name is
+    # corrected in every hand: each hand was played by the table's players, in their seats
+    fixed = len(game.players_allowed(resolve_rules(game, rules))) == 1
     hands, numbers = [], set()
     if not isinstance(data.get("hands"), list):
         raise BadImport(_("A hand in the file is not valid."))
@@ -176,16 +175,30 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
         if not isinstance(item, dict) or not _small(item.get("number")) or item["number"] in numbers \
                 or not _small(item.get("version")) or not isinstance(item.get("hand"), dict):
             raise BadImport(_("A hand in the file is not valid."))
-        numbers.add(item["number"])
-        setup = hand_setup(game, item.get("setup"), item["number"])
+        number = item["number"]
+        numbers.add(number)
+        setup = hand_setup(game, item.get("setup"), number)
         under = table if setup is None else replace(table, players=tuple(setup["players"]), stake=setup["stake"],
                                                     rules=setup["rules"])
+        if fixed and list(under.players) != list(players):
+            stray = next((p for p in under.players if p not in players), None)
+            if stray is not None:
+                raise BadImport(_("Hand %(n)s: “%(name)s” is not one of the players at that hand (%(players)s).",
+                                  n=number, name=stray, players=", ".join(players)))
+            raise BadImport(_("Hand %(n)s: its players sit in another order (%(found)s) than the table's "
+                              "(%(players)s).", n=number, found=", ".join(under.players), players=", ".join(players)))
+        dealer = item.get("dealer")
+        if dealer is not None and (not isinstance(dealer, str) or dealer not in under.players):
+            raise BadImport(_("Hand %(n)s: the dealer “%(name)s” is not one of the players at that hand "
+                              "(%(players)s).", n=number, name=dealer, players=", ".join(under.players)))
         try:
             board.score(under, item["hand"])
+            board.summary(under, item["hand"])  # what the hand's row says of it
         except ScoreError as e:
-            raise BadImport(_("Hand %(n)s: %(message)s", n=item["number"], message=say(e))) from None
-        dealer = item.get("dealer") if item.get("dealer") in under.players else None
-        hands.append(store.Hand(0, item["number"], item["hand"], item["version"], _when(item.get("created_at")),
+            raise BadImport(_("Hand %(n)s: %(message)s", n=number, message=say(e))) from None
+        except board.DAMAGED:
+            raise BadImport(_("Hand %(n)s: %(message)s", n=number, message=board.damaged_facts())) from None
+        hands.append(store.Hand(0, number, item["hand"], item["version"], _when(item.get("created_at")),
                                 _when(item.get("updated_at")), dealer, setup))
     # a file from before dealers were stored: each hand's dealer follows the rotation, as it was shown
     dealt, last = [], None
@@ -196,23 +209,41 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
     return table, dealt
 
 
+def seating(game, players, rules: dict, stake: int, number: int | None = None) -> tuple[list[str], dict]:
+    """Check the players, stake and house rules of the file's table (or, with `number`, of that hand) as opening
+    a table checks them (seating_check); return (players, rules resolved) or raise BadImport naming the field."""
+    def refuse(message: str):
+        raise BadImport(message if number is None else _("Hand %(n)s: %(message)s", n=number, message=message))
+
+    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+        refuse(_("The players in the file: %(message)s", message=say(line("“players” must be a list of names."))))
+    try:
+        resolved = resolve_rules(game, rules)
+    except ScoreError as e:
+        refuse(say(e))
+    for key, message in check_seating(players, game, rules, stake).items():
+        if key.startswith("name"):
+            refuse(_("Player %(n)s's name in the file: %(message)s", n=int(key[4:]) + 1, message=message))
+        if key == "players":
+            refuse(_("The players in the file: %(message)s", message=message))
+        if key == "stake":
+            refuse(_("The stake in the file: %(message)s", message=message))
+        if key.startswith("rule_"):
+            refuse(_("The house rule “%(rule)s” in the file: %(message)s", rule=option_title(key[5:]),
+                     message=message))
+        refuse(message)
+    return list(players), resolved
+
+
 def hand_setup(game, setup, number) -> dict | None:
     """Check the players, stake and house rules a hand was played with (None in a file from before)."""
     if setup is None:
         return None
-    try:
-        if not isinstance(setup, dict) or not isinstance(setup.get("rules"), dict):
-            raise BadImport("")
-        rules = resolve_rules(game, setup["rules"])
-        players = check_players(game, setup.get("players"), low=game.players_allowed(rules).start)
-        stake = setup.get("stake")
-        if type(stake) is not int or not 0 < stake <= 1_000_000 or any(len(p) > bounds.MAX_NAME or bounds.invisible(p)
-                                                                       for p in players):
-            raise BadImport("")
-    except (ScoreError, BadImport):
+    if not isinstance(setup, dict) or not isinstance(setup.get("rules"), dict) or type(setup.get("stake")) is not int:
         raise BadImport(_("Hand %(n)s: the players, stake or house rules it was played with are not valid.",
-                          n=number)) from None
-    return {"players": list(players), "stake": stake, "rules": setup["rules"]}
+                          n=number))
+    players, _rules = seating(game, setup.get("players"), setup["rules"], setup["stake"], number)
+    return {"players": players, "stake": setup["stake"], "rules": setup["rules"]}
 
 
 @bp.route("/tables/import", methods=["GET", "POST"])

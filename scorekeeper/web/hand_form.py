@@ -118,7 +118,11 @@ def declared(game, table, last: dict | None):
 def _declared(game_id: str, players: tuple, rules: str, last: str | None):
     game = get_game(game_id)
     resolved = resolve_rules(game, json.loads(rules))
-    entry = game.entry(list(players), resolved, None if last is None else json.loads(last))
+    try:
+        entry = game.entry(list(players), resolved, None if last is None else json.loads(last))
+    except (LookupError, TypeError, ValueError, AttributeError, StopIteration):
+        # the last hand's stored facts can't be read (web/board.py: DAMAGED): the next hand starts from no defaults
+        entry = game.entry(list(players), resolved, None)
     return resolved, entry, repr(entry)
 
 

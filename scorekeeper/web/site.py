@@ -1,7 +1,7 @@
 """App-wide web behaviour: security headers, proxies and HTTPS, friendly error pages, template helpers."""
 from __future__ import annotations
 
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 import flask
 from flask import (Flask, abort, current_app, has_request_context, jsonify, make_response, render_template,
@@ -222,4 +222,6 @@ def lang_url(code: str) -> str:
                 break
             except HTTPException:
                 path = path.rsplit("/", 1)[0]
-    return f"{path}?{urlencode([*args, ('lang', code)])}"
+    # the path as an address of this site: a decoded backslash, tab or newline ("/%5Cevil.example") would make
+    # a browser read "/\\evil.example" as another host (an open redirect); quoted, it stays a path here
+    return f"/{quote(path.lstrip('/'), safe='/')}?{urlencode([*args, ('lang', code)])}"

@@ -11,9 +11,10 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, HiddenField, RadioField, StringField
 from wtforms.validators import Length
 
-from .bounds import MAX_NAME, invisible
+from .bounds import MAX_NAME
 from .hand_form import fail
 from .house_rules import in_words
+from .seating_check import check_seating, stake_problem
 
 CURRENCIES = (("CHF", "CHF"), ("EUR", "EUR"))
 # An amount as people write it: 0.10, 0,05, .5, 1'000; ASCII digits only, never an exponent (9e999999
@@ -28,10 +29,11 @@ def money_minor(text: str) -> int:
         raise ValueError(_("Write an amount such as 0.10."))
     value = Decimal(text)
     minor = value * 100
-    if minor != minor.to_integral_value() or minor <= 0:
+    if minor != minor.to_integral_value():
         raise ValueError(_("Write an amount above zero with at most two decimals, such as 0.10."))
-    if minor > 1_000_000:
-        raise ValueError(_("That stake is too high for a card table (at most 10,000)."))
+    problem = stake_problem(int(minor))  # above zero, at most 10,000: as a change of the table and an import say
+    if problem is not None:
+        raise ValueError(problem)
     return int(minor)
 
 
@@ -81,18 +83,7 @@ def table_form_class(game, shown: int):
             """Return the table's settings, or None with messages at the fields."""
             ok = self.validate()
             names = self.names()
-            seen = set()
-            for f in self.players:
-                name = (f.data or "").strip()
-                if invisible(name):
-                    fail(f, _("A name can't hold invisible or control characters (such as a zero-width space, "
-                              "a line break or a NUL)."))
-                    ok = False
-                elif name.casefold() in seen:
-                    fail(f, _("Two players can't have the same name."))
-                    ok = False
-                if name:
-                    seen.add(name.casefold())
+            seats = [f for f in self.players if (f.data or "").strip()]  # the fields of `names`, in order
             dealer = digits(str(self.first_dealer.data)) or 0
             if dealer >= max(len(names), 1):
                 fail(self.first_dealer, _("Choose one of the players you named."))
@@ -109,7 +100,20 @@ def table_form_class(game, shown: int):
                 except ValueError as e:
                     fail(getattr(self, "rule_" + name), str(e))
                     ok = False
-            allowed = game.players_allowed(rules) if len(rules) == len(game.options) else \
+            complete = len(rules) == len(game.options)
+            # the names and house rules as a change of the table and an import check them (seating_check), with
+            # each message at its field; a name a field's own validator refused (too long) keeps that message
+            for key, message in check_seating(names, game, rules if complete else None).items():
+                if key.startswith("name"):
+                    field = seats[int(key[4:])]
+                    if not field.errors:
+                        fail(field, message)
+                elif key.startswith("rule_"):
+                    fail(getattr(self, key), message)
+                elif key == "rules":
+                    fail(self.players, message)
+                ok = ok and key == "players"  # the number of players is said below, in this form's words
+            allowed = game.players_allowed(rules) if complete else \
                 range(game.min_players, game.max_players + 1)  # a house rule may ask for more players
             if len(names) not in allowed:
                 low, high = allowed.start, allowed.stop - 1

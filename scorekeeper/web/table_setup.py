@@ -12,7 +12,9 @@ from wtforms import Form
 
 from .. import store
 from ..engine.games import resolve_rules
-from .bounds import MAX_NAME, invisible
+from . import board
+from .bounds import MAX_NAME
+from .seating_check import check_seating
 from .table_form import digits, money_minor, new_token, rule_field, rule_value
 from .tables import load
 
@@ -41,6 +43,10 @@ def change(table_id):
         values = {f"name{i}": p for i, p in enumerate(table.players)}
         values["stake"] = f"{table.stake // 100}.{table.stake % 100:02d}"
         form = rules_form(game, table.rules)
+    elif store.changed_by(table.id, request.form.get("token")):
+        # this very form was posted before (a double tap, a resend after a dropped answer): the first post changed
+        # the table; this one answers as it did and changes nothing more
+        return redirect(url_for("tables.show", table_id=table.id), 303)
     elif digits(request.form.get("version")) != table.version:
         # another phone changed the table (or saved a hand) since this form was opened: nothing half-applied
         errors["players"] = _("The table was changed on another phone meanwhile. Here it is as it is now: "
@@ -51,7 +57,7 @@ def change(table_id):
     else:
         values = request.form.to_dict()
         form = rules_form(game, table.rules, request.form)
-        former = {p.casefold() for h in store.list_hands(table.id) for p in (h.setup or {}).get("players", ())}
+        former = {p.casefold() for h in store.list_hands(table.id) for p in board.seated(h)}
         settings = check(game, table, values, form, errors, fixed, former)
         if settings is not None:
             players, stake, rules, renames = settings
@@ -75,16 +81,20 @@ def check(game, table, values: dict, form, errors: dict, fixed: bool, former: se
 
     `former` holds (casefolded) every name that played a hand at this table: a player may not be renamed
     to someone who played here (their hands would merge for good); someone who left may come back.
+    The names, stake and house rules are checked as opening a table and importing one check them
+    (seating_check.check_seating); a game played by a fixed number of players has nobody join or leave.
     """
     staying, renames, fields = [], {}, []
+    moves = (values.get("join") or "").strip() or any(values.get(f"leaves{i}") for i in range(len(table.players)))
+    if fixed and moves:  # the page offers neither: a crafted post
+        errors["players"] = _("%(game)s is played by exactly %(n)s players: nobody can join or leave.",
+                              game=_(game.name), n=len(table.players))
     for i, old in enumerate(table.players):
         name = " ".join((values.get(f"name{i}") or "").split())
-        if values.get(f"leaves{i}"):
+        if values.get(f"leaves{i}") and not fixed:
             continue
         if not name:
             errors[f"name{i}"] = _("Write a name, or tick “leaves” if %(name)s leaves the table.", name=old)
-        elif len(name) > MAX_NAME or invisible(name):
-            errors[f"name{i}"] = _("A name has at most %(n)s characters, and no invisible ones.", n=MAX_NAME)
         elif name != old:
             if name.casefold() in former - {p.casefold() for p in table.players}:  # someone who left
                 errors[f"name{i}"] = _("%(name)s already played at this table: choose another name.", name=name)
@@ -92,16 +102,9 @@ def check(game, table, values: dict, form, errors: dict, fixed: bool, former: se
         staying.append(name or old)
         fields.append(f"name{i}")
     joining = " ".join((values.get("join") or "").split())
-    if joining:
-        if len(joining) > MAX_NAME or invisible(joining):
-            errors["join"] = _("A name has at most %(n)s characters, and no invisible ones.", n=MAX_NAME)
+    if joining and not fixed:
         staying.append(joining)
         fields.append("join")
-    seen = set()
-    for name, key in zip(staying, fields):  # the message goes to the field that repeats a name
-        if name.casefold() in seen and key not in errors:
-            errors[key] = _("Two players can't have the same name.")
-        seen.add(name.casefold())
     try:
         stake = money_minor(values.get("stake") or "")
     except ValueError as e:
@@ -113,6 +116,12 @@ def check(game, table, values: dict, form, errors: dict, fixed: bool, former: se
             rules[name] = rule_value(opt, form["rule_" + name].data)
         except ValueError as e:
             errors["rule_" + name] = str(e)
+    complete = len(rules) == len(game.options)
+    for key, message in check_seating(staying, game, rules if complete else None).items():
+        if key.startswith("name"):  # at the field of that seat (a repeated name: the later one)
+            errors.setdefault(fields[int(key[4:])], message)
+        elif key != "players":  # the number of players is said below, in this form's words
+            errors.setdefault(key if key.startswith("rule_") else "players", message)
     if not errors:
         allowed = game.players_allowed(rules)
         if len(staying) not in allowed:

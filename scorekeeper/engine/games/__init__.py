@@ -74,6 +74,9 @@ class Game:
     rename: Callable[[dict, str, str], dict] = lambda facts, old, new: renamed_everywhere(facts, old, new)
     declarer: Callable[[dict], str | None] = lambda facts: None  # who took the hand on, where someone does
     contract: Callable[[dict], object] = lambda facts: None  # what was declared, in words (a Line), for the stats
+    # house-rule values that each fit their option but can't be played (French Tarot's poignée thresholds above the
+    # cards a player holds): {option: Line}, checked where a table is opened, changed or imported
+    rule_problems: Callable[[dict], dict] = lambda rules: {}
 
     def players_allowed(self, rules: dict) -> range:
         """Return the player counts this table's house rules allow."""
@@ -247,12 +250,17 @@ def check_players(game: Game, players, low: int | None = None) -> list[str]:
         raise BadRequest(line("“players” must be a list of names."))
     if len(set(players)) != len(players):
         raise BadHand(line("Two players have the same name; give each a different one."))
-    low = game.min_players if low is None else low
-    if not low <= len(players) <= game.max_players:
-        if low == game.max_players:
-            raise BadHand(line("{game} is played by {low} players, not {n_players}.", game=line(game.name), low=low, n_players=len(players)))
-        raise BadHand(line("{game} is played by {low} to {max_players} players, not {n_players}.", game=line(game.name), low=low, max_players=game.max_players, n_players=len(players)))
+    check_count(game, len(players), low)
     return players
+
+
+def check_count(game: Game, n: int, low: int | None = None) -> None:
+    """Check a number of players is one the game allows (from `low`, the house rules' fewest, to its most)."""
+    low = game.min_players if low is None else low
+    if not low <= n <= game.max_players:
+        if low == game.max_players:
+            raise BadHand(line("{game} is played by {low} players, not {n_players}.", game=line(game.name), low=low, n_players=n))
+        raise BadHand(line("{game} is played by {low} to {max_players} players, not {n_players}.", game=line(game.name), low=low, max_players=game.max_players, n_players=n))
 
 
 def seat(name, players: list[str], role: Line) -> str:

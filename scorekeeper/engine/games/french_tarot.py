@@ -247,6 +247,19 @@ def poignee_trumps(n_players: int, rules: dict) -> tuple[int, int, int]:
     return tuple(rules["poignee_thresholds_5p"]) if n_players == 5 else POIGNEE_TRUMPS[n_players]
 
 
+def rule_problems(rules: dict) -> dict:
+    """Refuse 5-player poignée thresholds no hand can show: each player holds 15 cards there (docs/rules.md §6's
+    deal table: (78 − 3) / 5), so a poignée needs 1 to 15 trumps (the Excuse may stand in for one), and a double
+    needs more than a single, a triple more than a double (the FFT's 8, 10, 13)."""
+    single, double, triple = rules["poignee_thresholds_5p"]
+    held = TRICKS[5]
+    if not 1 <= single < double < triple <= held:
+        return {"poignee_thresholds_5p": line(
+            "At 5 players each player holds {held} cards, so a poignée needs 1 to {held} trumps, the double more than "
+            "the single and the triple more than the double (such as 8, 10, 13).", held=held)}
+    return {}
+
+
 def _poignees(value, players, rules):
     """Return [(player, size, bonus)] for the poignées shown, checking they could all be shown."""
     if value is None:
@@ -726,4 +739,5 @@ GAME = Game(
     zero_sum=zero_sum, shown_players=4, samples=SAMPLES, example=example,
     rename=rename,
     declarer=lambda f: f.get("taker"), contract=lambda f: CONTRACT_WORDS.get(f.get("contract")),
+    rule_problems=rule_problems,
 )
