@@ -79,12 +79,12 @@ def create_app(test_config: dict | None = None) -> Flask:
             setattr(g, app.config["WTF_CSRF_FIELD_NAME"], csrf._get_csrf_token())
 
     from . import store
-    from .web import (api, counting, exports, health, limits, live, precompressed, pwa, rules, site,
+    from .web import (api, circles, counting, exports, health, limits, live, precompressed, pwa, rules, site,
                       table_setup, tables)
     store.init_app(app)
     csrf.exempt(api.bp)
     for blueprint in (api.bp, counting.bp, rules.bp, tables.bp, table_setup.bp, exports.bp, live.bp, pwa.bp,
-                      health.bp):
+                      health.bp, circles.bp):
         app.register_blueprint(blueprint)
     site.install(app)
     precompressed.install(app)

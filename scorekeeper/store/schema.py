@@ -23,6 +23,24 @@ tables = Table(
     Column("first_dealer", Integer, nullable=False),
     Column("version", Integer, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # the circle (the same players, evening after evening) this table's evening belongs to, if any
+    Column("circle_id", String(64), ForeignKey("circles.id", ondelete="SET NULL"), nullable=True, index=True),
+)
+
+circles = Table(
+    "circles", metadata,
+    Column("id", String(64), primary_key=True),  # never shown: a circle is reached through its links
+    Column("name", String(80), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+circle_links = Table(
+    "circle_links", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("circle_id", String(64), ForeignKey("circles.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("role", String(8), nullable=False),  # scorer (opens evenings, adds tables) or viewer
+    Column("active", Boolean, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
 hands = Table(
@@ -150,6 +168,17 @@ class Access:
     role: str
     active: bool
     table: "TableInfo | None" = field(default=None, compare=False)  # the table as the key was looked up
+
+
+@dataclass(frozen=True)
+class Circle:
+    """A circle: its name, and what the link it was reached by may do (scorer or viewer)."""
+
+    id: str
+    name: str
+    created_at: datetime
+    role: str = VIEWER
+    active: bool = True
 
 
 def table_info(row) -> TableInfo:

@@ -15,6 +15,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.routing import IntegerConverter
 
 from .. import store
+from ..store import circles
 from ..engine import settle
 from ..engine.errors import ScoreError
 from ..engine.games import all_games, get_game, resolve_rules
@@ -95,6 +96,9 @@ def new_table(game_id):
         settings = form.check()
         if settings is not None:
             table = store.create_table(game.id, **settings)
+            circle = circles.find_circle(request.args.get("circle", ""))  # opened from a circle: one of its evenings
+            if circle is not None and circle.active and circle.role == store.SCORER:
+                circles.join_circle(table.id, circle.id)
             return redirect(url_for("tables.show", table_id=table.id), 303)
     return render_template("table_new.html", game=game, form=form)
 
@@ -296,11 +300,20 @@ def counted(form, game, table, aid) -> dict | None:
 @bp.route(f"/t/<table_id>/hands/{HAND}", methods=["GET", "POST"])
 def edit(table_id, number):
     table, game, hand = load_hand(table_id, number)
-    table = board.played_under(table, hand)  # an old hand is fixed with the players, stake and rules it had
     message = preview = engine_error = None
+    try:
+        under = board.played_under(table, hand)  # an old hand is fixed with the players, stake and rules it had
+        resolve_rules(game, under.rules)
+        table = under
+    except (board.Damaged, ScoreError):  # its setup can't be read: the form is the table's as it is now, saying so
+        message = board.damaged_setup()
     aid = count_aid.start(game, table, request.form)
     if request.method == "GET":
-        form = hand_form.edit_form(game, table, hand.facts)
+        try:
+            form = hand_form.edit_form(game, table, hand.facts)
+        except board.DAMAGED:  # stored facts the form can't show: an empty form, to enter the hand again
+            form = hand_form.new_form(game, table, None)
+            message = message or board.damaged_facts()
         form.token.data, form.version.data = new_token(), str(hand.version)
         preview = board.preview(table, hand.facts)
     else:
@@ -379,8 +392,12 @@ def how(table_id, number):
     table, _game, hand = load_hand(table_id, number)
     try:
         lines = board.render_lines(board.score(board.played_under(table, hand), hand.facts).explanation)
+    except board.Damaged:
+        lines = [board.damaged_setup()]
     except ScoreError as e:
         lines = [say(e)]
+    except board.DAMAGED:
+        lines = [board.damaged_facts()]
     return render_template("_how.html", lines=lines)
 
 

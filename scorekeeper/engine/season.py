@@ -1,0 +1,91 @@
+"""A circle's season: the same people over many evenings, their standings and the money between them. Pure.
+
+Within a circle the same name is the same person (spaces and letter case aside: "anna " is Anna). Each evening
+brings each person's units (in its game's own scoring) and money (in its currency's minor unit); the season adds
+them per game and per currency, since neither units of two games nor two currencies can be added up.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+
+from .settle import Settlement, settle
+
+
+def person(name: str) -> str:
+    """Return the key a name is one person by within a circle: its words, case folded."""
+    return " ".join(name.split()).casefold()
+
+
+@dataclass(frozen=True)
+class Evening:
+    """One table of the circle, as the season counts it."""
+
+    table_id: str
+    game: str
+    played_on: date
+    currency: str
+    units: dict  # {player name: units}
+    money: dict  # {player name: money in minor units}
+
+
+@dataclass
+class Standing:
+    """One person over the evenings counted: the name as last written, evenings played, units per game, money per
+    currency."""
+
+    name: str
+    evenings: int = 0
+    units: dict = field(default_factory=lambda: defaultdict(int))
+    money: dict = field(default_factory=lambda: defaultdict(int))
+
+
+def in_period(evenings: list[Evening], period: str, today: date) -> list[Evening]:
+    """Keep the evenings of a period: "month" (this calendar month), "year" (this calendar year), else all."""
+    if period == "month":
+        return [e for e in evenings if (e.played_on.year, e.played_on.month) == (today.year, today.month)]
+    if period == "year":
+        return [e for e in evenings if e.played_on.year == today.year]
+    return list(evenings)
+
+
+def standings(evenings: list[Evening]) -> list[Standing]:
+    """Return each person's standing, the best first: by money in the circle's most used currency, then units."""
+    people: dict[str, Standing] = {}
+    for e in sorted(evenings, key=lambda e: (e.played_on, e.table_id)):
+        for name in dict.fromkeys([*e.units, *e.money]):
+            s = people.setdefault(person(name), Standing(name))
+            s.name = name  # the latest spelling
+            s.evenings += 1
+            s.units[e.game] += e.units.get(name, 0)
+            s.money[e.currency] += e.money.get(name, 0)
+    main = main_currency(evenings)
+    return sorted(people.values(), key=lambda s: (-s.money.get(main, 0), -sum(s.units.values()), s.name.casefold()))
+
+
+def main_currency(evenings: list[Evening]) -> str | None:
+    """Return the currency most of the evenings were played in (the first seen of equals), or None."""
+    counts: dict[str, int] = {}
+    for e in evenings:
+        counts[e.currency] = counts.get(e.currency, 0) + 1
+    return max(counts, key=counts.get) if counts else None
+
+
+def balances(evenings: list[Evening], currency: str) -> dict[str, int]:
+    """Return each person's money over the evenings played in `currency` (minor units; they sum to zero when
+    every evening's money does)."""
+    out: dict[str, int] = {}
+    names: dict[str, str] = {}
+    for e in sorted(evenings, key=lambda e: (e.played_on, e.table_id)):
+        if e.currency != currency:
+            continue
+        for name, amount in e.money.items():
+            names[person(name)] = name
+            out[person(name)] = out.get(person(name), 0) + amount
+    return {names[k]: v for k, v in out.items()}
+
+
+def season_settlement(evenings: list[Evening], currency: str) -> Settlement:
+    """Who pays whom to settle the season in one currency: the fewest payments, rounded to its coin."""
+    return settle(balances(evenings, currency), currency)

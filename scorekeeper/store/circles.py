@@ -1,0 +1,84 @@
+"""Circles: a group that meets again (a Stammtisch, a club's monthly evening), reached only through its links.
+
+A circle's tables are its evenings; a phone that has a circle's link finds every one of them, so an evening is
+never lost with a phone's browser storage. A new scorer link turns the old one off (kept, inactive).
+"""
+from __future__ import annotations
+
+import secrets
+
+from sqlalchemy import insert, select, update
+
+from .db import engine, is_key, now, writing
+from .schema import SCORER, VIEWER, Circle, NotFound, circle_links, circles, table_info, tables
+
+
+def create_circle(name: str) -> str:
+    """Store a new circle; return its scorer key (the address its maker keeps)."""
+    circle_id = secrets.token_urlsafe(16)
+    with writing() as conn:
+        conn.execute(insert(circles).values(id=circle_id, name=name, created_at=now()))
+        return _new_link(conn, circle_id, SCORER)
+
+
+def find_circle(key: str) -> Circle | None:
+    """Return the circle a link opens, with the link's role and whether it still works, or None."""
+    if not is_key(key):
+        return None
+    with engine().connect() as conn:
+        row = conn.execute(select(circles, circle_links.c.role, circle_links.c.active)
+                           .join_from(circle_links, circles, circle_links.c.circle_id == circles.c.id)
+                           .where(circle_links.c.key == key)).first()
+    return None if row is None else Circle(row.id, row.name, row.created_at, row.role, row.active)
+
+
+def circle_links_of(circle_id: str) -> dict[str, str]:
+    """Return the circle's working viewer and scorer keys, making the viewer's on first share."""
+    with writing() as conn:
+        found = {r.role: r.key for r in conn.execute(
+            select(circle_links.c.role, circle_links.c.key)
+            .where(circle_links.c.circle_id == circle_id, circle_links.c.active.is_(True)))}
+        if VIEWER not in found:
+            found[VIEWER] = _new_link(conn, circle_id, VIEWER)
+        return found
+
+
+def new_circle_scorer_link(circle_id: str) -> str:
+    """Turn the circle's scorer link off and return a new one."""
+    with writing() as conn:
+        conn.execute(update(circle_links).where(circle_links.c.circle_id == circle_id,
+                                                circle_links.c.role == SCORER).values(active=False))
+        return _new_link(conn, circle_id, SCORER)
+
+
+def rename_circle(circle_id: str, name: str) -> None:
+    with writing() as conn:
+        conn.execute(update(circles).where(circles.c.id == circle_id).values(name=name))
+
+
+def circle_tables(circle_id: str) -> list:
+    """Return the circle's tables (its evenings), oldest first."""
+    with engine().connect() as conn:
+        rows = conn.execute(select(tables).where(tables.c.circle_id == circle_id)
+                            .order_by(tables.c.created_at, tables.c.id)).all()
+    return [table_info(r) for r in rows]
+
+
+def join_circle(table_id: str, circle_id: str | None) -> None:
+    """Make a table one of the circle's evenings (None: of no circle)."""
+    with writing() as conn:
+        done = conn.execute(update(tables).where(tables.c.id == table_id).values(circle_id=circle_id))
+        if done.rowcount == 0:
+            raise NotFound(table_id)
+
+
+def circle_of(table_id: str) -> str | None:
+    """Return the id of the circle a table belongs to, or None."""
+    with engine().connect() as conn:
+        return conn.execute(select(tables.c.circle_id).where(tables.c.id == table_id)).scalar()
+
+
+def _new_link(conn, circle_id: str, role: str) -> str:
+    key = secrets.token_urlsafe(16)
+    conn.execute(insert(circle_links).values(key=key, circle_id=circle_id, role=role, active=True, created_at=now()))
+    return key

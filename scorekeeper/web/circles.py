@@ -1,0 +1,148 @@
+"""Circles: the same players, evening after evening (issue 26). A circle's page lists every evening (table) it has
+played, so a phone with its link finds them all; the season's standings per game and period; who owes whom.
+
+A circle is reached only through its links, as a table is: the scorer link opens evenings and adds tables, the
+watch link sees the same page and changes nothing. A new scorer link turns the old one off.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import format_date
+from flask_babel import gettext as _
+
+from .. import store
+from ..engine import season
+from ..engine.games import get_game
+from ..engine.settle import BANK, COINS
+from ..store import circles
+from . import board
+from .live import external
+
+bp = Blueprint("circles", __name__)
+
+MAX_CIRCLE_NAME = 80
+PERIODS = ("month", "year", "all")
+
+
+def load(key: str):
+    """Return the circle a link opens, or a friendly 404 (no such link) or 410 (a scorer link turned off)."""
+    circle = circles.find_circle(key)
+    if circle is None:
+        abort(404)
+    if not circle.active:
+        return None
+    return circle
+
+
+def _name(text: str | None) -> tuple[str, str | None]:
+    """Return the circle's name as written (spaces tidied) and a message if it can't be one."""
+    name = " ".join((text or "").split())
+    if not name:
+        return name, _("Give the circle a name, e.g. “Thursdays at the Krone”.")
+    if len(name) > MAX_CIRCLE_NAME or any(not ch.isprintable() for ch in name):
+        return name, _("A circle's name is at most %(n)s letters, without control characters.", n=MAX_CIRCLE_NAME)
+    return name, None
+
+
+def _table_key(text: str | None) -> str:
+    """Return the key at the end of a table's link as pasted (a whole address or the key alone)."""
+    text = (text or "").strip().rstrip("/")
+    return text.rsplit("/", 1)[-1].split("?", 1)[0].split("#", 1)[0]
+
+
+@bp.route("/circles/new", methods=["GET", "POST"])
+def new_circle():
+    """Start a circle; from a table ("these players meet again") the table becomes its first evening."""
+    table_key = request.values.get("table", "")
+    access = store.find_link(table_key) if table_key else None
+    if access is not None and (access.role == store.VIEWER or not access.active
+                               or circles.circle_of(access.table_id) is not None):
+        access = None  # only who may change a table may put it in a circle, and only in one
+    name, error = (request.form.get("name"), None) if request.method == "GET" else _name(request.form.get("name"))
+    if request.method == "POST" and error is None:
+        key = circles.create_circle(name)
+        if access is not None:
+            circles.join_circle(access.table_id, circles.find_circle(key).id)
+        return redirect(url_for("circles.show", key=key), 303)
+    return render_template("circle_new.html", name=name or "", error=error, table_key=table_key if access else "",
+                           max_name=MAX_CIRCLE_NAME)
+
+
+def evenings(circle_id: str) -> list[tuple]:
+    """Return (table, evening) for each table of the circle, oldest first: the season's facts of each."""
+    out = []
+    for table in circles.circle_tables(circle_id):
+        b = board.build(table, store.list_hands(table.id), range(0))  # totals only: no sentences
+        when = table.created_at if table.created_at.tzinfo else table.created_at.replace(tzinfo=timezone.utc)
+        out.append((table, len(b.rows), season.Evening(table.id, table.game, when.date(), table.currency,
+                                                        dict(b.units), dict(b.money))))
+    return out
+
+
+@bp.get("/c/<key>")
+def show(key):
+    circle = load(key)
+    if circle is None:
+        return render_template("error.html", status=410, message=_(
+            "This scorer link was replaced by a new one. Ask the circle's scorer for the new link, or for the link "
+            "to watch.")), 410
+    played = evenings(circle.id)
+    period = request.args.get("period") if request.args.get("period") in PERIODS else "all"
+    games = sorted({t.game for t, _n, _e in played})
+    game = request.args.get("game") if request.args.get("game") in games else None
+    today = datetime.now(timezone.utc).date()
+    counted = [e for _t, _n, e in played if game is None or e.game == game]
+    counted = season.in_period(counted, period, today)
+    currencies = sorted({e.currency for e in counted}, key=lambda c: (c != season.main_currency(counted), c))
+    scorer = circle.role == store.SCORER
+    rows = []
+    for table, hands, e in reversed(played):  # newest first
+        keys = store.share_links(table.id)
+        href = (url_for("tables.show", table_id=keys[store.SCORER]) if scorer
+                else url_for("live.view", table_id=keys[store.VIEWER]))
+        rows.append({"table": table, "hands": hands, "href": href, "when": format_date(e.played_on, "medium"),
+                     "game": get_game(table.game)})
+    return render_template(
+        "circle.html", circle=circle, key=key, scorer=scorer, rows=rows, standings=season.standings(counted),
+        settlements=[(c, season.season_settlement(counted, c)) for c in currencies], currencies=currencies,
+        main=season.main_currency(counted), period=period, game=game,
+        games=[get_game(g) for g in games], bank=BANK, coins=COINS, added=request.args.get("added"))
+
+
+@bp.post("/c/<key>/tables")
+def add_table(key):
+    """Add an evening already played (or being played) to the circle, by its scorer link."""
+    circle = load(key)
+    if circle is None or circle.role != store.SCORER:
+        abort(403)
+    access = store.find_link(_table_key(request.form.get("table")))
+    if access is None or access.role == store.VIEWER or not access.active:
+        message = _("That isn't a table's scorer link: paste the link you score a table with (Share → To score).")
+        return render_template("error.html", status=400, message=message), 400
+    circles.join_circle(access.table_id, circle.id)
+    return redirect(url_for("circles.show", key=key, added=1), 303)
+
+
+@bp.get("/c/<key>/share")
+def share(key):
+    circle = load(key)
+    if circle is None:
+        abort(410)
+    keys = circles.circle_links_of(circle.id)
+    links = [(store.VIEWER, external("circles.show", key=keys[store.VIEWER]))]
+    if circle.role == store.SCORER:
+        links.append((store.SCORER, external("circles.show", key=keys[store.SCORER])))
+    return render_template("circle_share.html", circle=circle, key=key, links=links,
+                           scorer=circle.role == store.SCORER, rotated=request.args.get("rotated") == "1")
+
+
+@bp.post("/c/<key>/share/scorer")
+def rotate(key):
+    circle = load(key)
+    if circle is None or circle.role != store.SCORER:
+        abort(403)
+    new_key = circles.new_circle_scorer_link(circle.id)
+    return redirect(url_for("circles.share", key=new_key, rotated=1), 303)
+
