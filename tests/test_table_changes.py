@@ -389,3 +389,41 @@ def test_a_players_colour_in_the_chart_stays_theirs_when_someone_leaves_or_joins
     after = colours()
     # Anna left (listed after the others now) and Eva came: everyone keeps their colour, Eva takes the next one
     assert after == {**before, "Eva": "4"}
+
+
+def test_a_substitute_takes_over_a_seat_and_old_hands_keep_their_player(client):
+    troccas = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
+               "first_dealer": "0", "stake": "0.05", "currency": "CHF", "rule_all_tricks_take_scart": "y"}
+    url = client.post("/tables/new/troccas", data=troccas).headers["Location"]
+
+    def troccas_hand(points, token):
+        r = client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": str(points), "token": token})
+        assert r.status_code == 303
+
+    troccas_hand(40, "s1")  # Anna & Cla 40: +4 each, Ben and Zoë −4 (points − 36, docs/rules.md §1)
+    troccas_hand(30, "s2")  # −6
+    version = re.search(r'name="version" value="(\d+)"', client.get(url + "/setup").get_data(as_text=True)).group(1)
+    form = {"name0": "Anna", "name1": "Ben", "name2": "Cla", "name3": "Zoë", "takes0": "Dumeng", "stake": "0.05",
+            "rule_all_tricks_take_scart": "y", "rule_odd_pile": "warn", "token": "sub1", "version": version}
+    r = client.post(url + "/setup", data=form)
+    assert r.status_code == 303, r.get_data(as_text=True)
+    troccas_hand(45, "s3")  # Dumeng (Anna's seat) & Cla 45: +9 each, Ben and Zoë −9
+    page = client.get(url).get_data(as_text=True)
+    # Anna +4 − 6 = −2 (left after hand 2), Cla +4 − 6 + 9 = +7, Dumeng +9, Ben and Zoë −7: they add up to 0
+    assert {p: u for p, (u, _money) in totals(page).items()} == {"Cla": "+7", "Dumeng": "+9", "Ben": "−7",
+                                                                  "Zoë": "−7", "Anna": "−2"}
+    hands = re.findall(r'<li id="hand-(\d)" class="hand">.*?<p class="what">([^<]*)</p>', page, re.S)
+    assert "Anna" in dict(hands)["1"] and "Dumeng" in dict(hands)["3"]  # the old hands keep Anna
+    assert "Zoë deals" in page  # Anna, Ben, Cla dealt hands 1-3: the deal goes on round the seats
+
+
+def test_a_seat_is_either_renamed_or_taken_over_not_both(client):
+    troccas = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
+               "first_dealer": "0", "stake": "0.05", "currency": "CHF"}
+    url = client.post("/tables/new/troccas", data=troccas).headers["Location"]
+    version = re.search(r'name="version" value="(\d+)"', client.get(url + "/setup").get_data(as_text=True)).group(1)
+    r = client.post(url + "/setup", data={"name0": "Annina", "name1": "Ben", "name2": "Cla", "name3": "Zoë",
+                                          "takes0": "Dumeng", "stake": "0.05", "token": "sub2", "version": version})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and "Either correct Anna&#39;s name or say who takes the seat, not both." in page
+    assert 'value="Dumeng"' in page and 'value="Annina"' in page  # what was typed stays

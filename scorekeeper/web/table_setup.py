@@ -80,7 +80,8 @@ def check(game, table, values: dict, form, errors: dict, fixed: bool, former: se
     """Return (players, stake, rules, renames) from the posted change, or None with messages at the fields.
 
     `former` holds (casefolded) every name that played a hand at this table: a player may not be renamed
-    to someone who played here (their hands would merge for good); someone who left may come back.
+    to someone who played here (their hands would merge for good); someone who left may come back. A seat's
+    `takes` names who takes it over from the next hand (any game, fixed-size ones too: the number stays).
     The names, stake and house rules are checked as opening a table and importing one check them
     (seating_check.check_seating); a game played by a fixed number of players has nobody join or leave.
     """
@@ -92,6 +93,16 @@ def check(game, table, values: dict, form, errors: dict, fixed: bool, former: se
     for i, old in enumerate(table.players):
         name = " ".join((values.get(f"name{i}") or "").split())
         if values.get(f"leaves{i}") and not fixed:
+            continue
+        takes = " ".join((values.get(f"takes{i}") or "").split())
+        if takes:
+            # someone else takes this seat from the next hand on (a substitute): the hands played keep their player,
+            # who is then listed as having left; the newcomer deals and plays in that seat
+            if name and name != old:
+                errors[f"takes{i}"] = _("Either correct %(name)s's name or say who takes the seat, not both.",
+                                        name=old)
+            staying.append(takes)
+            fields.append(f"takes{i}")
             continue
         if not name:
             errors[f"name{i}"] = _("Write a name, or tick “leaves” if %(name)s leaves the table.", name=old)
