@@ -249,7 +249,10 @@
     return null;
   }
 
-  function reason(html, status) {
+  function reason(html, status, refused) {
+    if (refused) {  // the server said why it recorded nothing (web/tables.py refused): its sentence, as it is
+      try { return decodeURIComponent(refused); } catch (e) { /* not encoded as ours: read the page */ }
+    }
     var doc = new DOMParser().parseFromString(html, "text/html"), said = [];
     // the hand form's own errors and the page's message: never a hand row's engine error elsewhere on the page
     doc.querySelectorAll("#hand-form .form-errors, #hand-form .engine-error, #hand-form .field-error, main .message").forEach(function (el) {
@@ -288,7 +291,8 @@
           throw new Error("not now");
         }
         return res.text().then(function (html) {
-          return update(change.id, function (c) { c.state = "refused"; c.reason = reason(html, res.status); });
+          var why = reason(html, res.status, res.headers.get("X-Refused"));
+          return update(change.id, function (c) { c.state = "refused"; c.reason = why; });
         });
       })
       .catch(function (err) {  // not sent: it waits again

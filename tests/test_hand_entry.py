@@ -166,3 +166,18 @@ def test_cards_tapped_after_a_count_by_classes_leave_that_count_alone(client):
                                           "card": ["T5"], "token": "c3", "action": "save"})
     assert r.status_code == 303
     assert "13 points" in client.get(url).get_data(as_text=True)
+
+
+def test_a_save_that_records_nothing_says_why_in_a_header(client):
+    """X-Refused: the reason in one sentence, for the phone's queue (static/offline.js), percent-encoded UTF-8."""
+    from urllib.parse import unquote
+    url = open_table(client, "troccas", TROCCAS)
+    bad = client.post(url + "/hands", data={"partner": "Cla", "points": "99", "token": "r1", "action": "save"})
+    assert bad.status_code == 200 and unquote(bad.headers["X-Refused"]).startswith("Not saved yet: look at")
+    counting = client.post(url + "/hands", data={"count_of": "first", "card": ["T5"], "action": "count"})
+    assert "X-Refused" not in counting.headers  # a count asked for records nothing, and refuses nothing
+    assert client.post(url + "/hands", data={"partner": "Cla", "points": "40", "token": "r2"}).status_code == 303
+    stale = client.post(url + "/hands/1?lang=de", data={"partner": "Cla", "points": "45", "version": "0",
+                                                        "token": "r3", "action": "save"})
+    assert stale.status_code == 200
+    assert unquote(stale.headers["X-Refused"]).startswith("Diese Runde wurde inzwischen geändert")

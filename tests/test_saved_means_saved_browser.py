@@ -3,6 +3,7 @@ about, and tapped cards and the points shown never disagree. Chromium at phone s
 import pytest
 from playwright.sync_api import expect
 
+from test_offline_browser import phones  # noqa: F401
 from test_tables_browser import WAIT, choose, open_table, saved_and_settled
 
 pytestmark = pytest.mark.browser
@@ -137,3 +138,32 @@ def test_delete_asks_first_then_says_so_where_the_hand_was_with_undo(page, live_
     gone.get_by_role("button", name="Undo").click()
     expect(page.locator("#hands .hand-list > li.hand:not(.gone)")).to_have_count(3, timeout=WAIT)
     expect(page.locator("#deleted")).to_have_count(0)
+
+
+def test_an_offline_edit_refused_later_says_the_servers_reason_in_the_list(phones, live_server):  # noqa: F811
+    from test_offline_browser import kept, open_troccas, save_online, troccas_hand, under_worker
+    anna = phones()
+    table = open_troccas(anna, live_server)
+    troccas_hand(anna, 40)
+    save_online(anna)
+    under_worker(anna)
+    anna.goto(table + "/hands/1")  # opened once, so it opens offline too
+    expect(anna.locator("#hand-form")).to_be_visible(timeout=WAIT)
+    kept(anna, anna.url)
+    anna.context.set_offline(True)
+    anna.reload()
+    expect(anna.locator("#net")).to_contain_text("Offline", timeout=WAIT)
+    anna.fill("input[name=points]", "45")
+    anna.get_by_role("button", name="Save changes").click()
+    expect(anna.locator("#waiting li")).to_have_count(1, timeout=WAIT)
+    # meanwhile another phone corrects hand 1 to 33
+    ben = phones()
+    ben.goto(table + "/hands/1")
+    ben.fill("input[name=points]", "33")
+    ben.get_by_role("button", name="Save changes").click()
+    expect(ben.locator("#said")).to_contain_text("Hand 1 changed", timeout=WAIT)
+    anna.context.set_offline(False)
+    refused = anna.locator("#waiting li").first
+    # the server's own sentence, not "Status 200": the hand was changed meanwhile, and what it is now
+    expect(refused).to_contain_text("This hand was changed meanwhile (now:", timeout=WAIT)
+    expect(refused).not_to_contain_text("Status")

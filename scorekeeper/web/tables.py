@@ -6,6 +6,7 @@ fact with a message at its field, and the engine has the last word on values (it
 from __future__ import annotations
 
 import json
+from urllib.parse import quote
 
 from flask import (Blueprint, abort, current_app, flash, get_flashed_messages, make_response, redirect,
                    render_template, request, url_for)
@@ -237,10 +238,23 @@ def add(table_id):
                 engine_error = _("This table already holds %(n)s hands, the most one table can keep. Export it "
                                  "and open a new table for the rest of the evening.", n=format_number(limit))
     if form_only():
-        return render_template("_hand_form.html", table=table, game=game, form=form, number=None,
-                               preview=preview, engine_error=engine_error, aid=aid)
-    return page(table, game, form, preview=preview, engine_error=engine_error,
-                aid=aid)
+        answer = render_template("_hand_form.html", table=table, game=game, form=form, number=None,
+                                 preview=preview, engine_error=engine_error, aid=aid)
+    else:
+        answer = page(table, game, form, preview=preview, engine_error=engine_error, aid=aid)
+    return answer if done else refused(answer, form, engine_error)
+
+
+def refused(answer, form, *sentences):
+    """Mark the answer to a Save that recorded nothing: X-Refused says why in one sentence (percent-encoded UTF-8),
+    which the phone's queue shows in its list (static/offline.js), rather than working it out from the page."""
+    wrong = hand_form.errors(form)
+    said = [_("Not saved yet: look at %(fields)s.", fields=", ".join(wrong))] if wrong else []
+    said += [str(s) for s in sentences if s]
+    response = make_response(answer)
+    if said:
+        response.headers["X-Refused"] = quote(" ".join(said))
+    return response
 
 
 @bp.get("/count/<game_id>/aid")
@@ -338,8 +352,10 @@ def edit(table_id, number):
     context = dict(table=table, game=game, form=form, number=number, preview=preview, engine_error=engine_error,
                    aid=aid)
     if form_only():
-        return render_template("_hand_form.html", **context)
-    return render_template("table_edit.html", message=message, **context)
+        answer = render_template("_hand_form.html", **context)
+    else:
+        answer = render_template("table_edit.html", message=message, **context)
+    return refused(answer, form, engine_error, message) if request.method == "POST" and not done else answer
 
 
 @bp.post(f"/t/<table_id>/hands/{HAND}/delete")
