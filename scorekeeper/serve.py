@@ -96,9 +96,18 @@ def main(argv: list[str]) -> int:
         return 2
     shown = "127.0.0.1" if chosen.host in ("0.0.0.0", "::") else chosen.host
     print(f"Scorekeeper on http://{shown}:{chosen.port}/ ({chosen.server}); Ctrl-C stops it.", flush=True)
+    trusted = app.config.get("PROXY_FIX") not in (0, "0", "", None)
+    app.extensions["store"].dispose()  # gunicorn's workers open their own app and connections after the fork
+    return run(lambda: app if chosen.server == "waitress" else _app(chosen), chosen, trusted)
+
+
+def run(make_app, chosen: Settings, proxied: bool = False) -> int:
+    """Serve the WSGI app `make_app()` makes, as `chosen` says: the one way both servers are set up (make bench
+    serves a bare Flask app through it too, so its baseline runs under the very same server). `proxied`: a proxy
+    in front, whose X-Forwarded-* headers gunicorn may believe."""
     if chosen.server == "waitress":
-        return _waitress(app, chosen)
-    return _gunicorn(app, chosen)
+        return _waitress(make_app(), chosen)
+    return _gunicorn(make_app, chosen, proxied)
 
 
 def _app(chosen: Settings):
@@ -121,9 +130,10 @@ def _waitress(app, chosen: Settings) -> int:
     signal.signal(signal.SIGTERM, stop)  # docker stop, systemctl stop (a container's PID 1 has no default action)
     # One process: waitress reads each request whole before a thread takes it, so a slow phone holds no thread.
     # X-Forwarded-* headers are left to the app, which believes them only with PROXY_FIX (docs/deploy.md).
+    body = app.config["MAX_CONTENT_LENGTH"] + 64 * 1024 if hasattr(app, "config") else 4 * 1024 * 1024
     waitress.serve(AccessLog(app), host=chosen.host, port=chosen.port, threads=chosen.workers * THREADS,
                    ident="scorekeeper", clear_untrusted_proxy_headers=False,
-                   max_request_body_size=app.config["MAX_CONTENT_LENGTH"] + 64 * 1024,  # more is refused anyway
+                   max_request_body_size=body,  # the app refuses more anyway
                    channel_timeout=60)  # a connection silent for a minute is closed
     return 0
 
@@ -178,7 +188,7 @@ class DrainRefusedBody:
         return body
 
 
-def _gunicorn(app, chosen: Settings) -> int:
+def _gunicorn(make_app, chosen: Settings, proxied: bool) -> int:
     from gunicorn.app.base import BaseApplication
     from gunicorn.glogging import Logger
 
@@ -198,7 +208,7 @@ def _gunicorn(app, chosen: Settings) -> int:
         "logger_class": QuietHealthLogger,
         "control_socket_disable": True,  # gunicorn 27's --no-control-socket: two servers may run side by side
         # gunicorn itself believes X-Forwarded-Proto from 127.0.0.1 by default; here only with PROXY_FIX, as the app
-        "forwarded_allow_ips": "127.0.0.1,::1" if app.config.get("PROXY_FIX") not in (0, "0", "", None) else "",
+        "forwarded_allow_ips": "127.0.0.1,::1" if proxied else "",
     }
     if os.path.isdir("/dev/shm"):
         options["worker_tmp_dir"] = "/dev/shm"  # the workers' heartbeat in memory, not on a (container's) disk
@@ -215,8 +225,7 @@ def _gunicorn(app, chosen: Settings) -> int:
                     self.cfg.set(key.lower(), value)
 
         def load(self):
-            return DrainRefusedBody(_app(chosen))  # in each worker: its own connections
+            return DrainRefusedBody(make_app())  # in each worker: its own connections
 
-    app.extensions["store"].dispose()  # each worker opens its own app and connections after the fork
     Server().run()
     return 0
