@@ -289,3 +289,22 @@ def test_what_a_game_raises_on_facts_it_never_saw_is_that_rows_sentence(client, 
     assert "What is stored for this hand can't be read, so it can't be scored." in page
     # hands 1 and 3 still count: Anna and Cla (40 − 36) + (42 − 36) = 10 (docs/rules.md §1)
     assert client.get(url + "/export.json").get_json()["totals"]["units"]["Anna"] == 10
+
+
+def test_the_pages_swap_lists_are_the_declared_regions_and_each_region_is_on_the_page(client):
+    """web/scoreboard.py declares the regions once: the hand form's and the poll's hx-select-oob lists are written
+    from it (two hand-kept lists had drifted apart), and every region it names is an element of the table page."""
+    import re
+
+    from scorekeeper.web import scoreboard
+    r = client.post("/tables/new/troccas", data={"players-0": "Anna", "players-1": "Ben", "players-2": "Cla",
+                                                 "players-3": "Zoë", "first_dealer": "0", "stake": "0.05",
+                                                 "currency": "CHF"})
+    url = r.headers["Location"]
+    assert client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "40", "token": "rg"}).status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    lists = dict(re.findall(r'<(?:form|div) id="(hand-form|live)"[^>]*?hx-select-oob="([^"]+)"', page, re.S))
+    assert lists == {"hand-form": scoreboard.select_oob("save"), "live": scoreboard.select_oob("poll")}
+    ids = set(re.findall(r'\sid="([^"]+)"', page))
+    for kind, regions in scoreboard.REGIONS.items():
+        assert set(regions) <= ids, (kind, set(regions) - ids)

@@ -21,7 +21,7 @@ from ..engine import settle
 from ..engine.errors import ScoreError
 from ..engine.games import all_games, get_game, resolve_rules
 from .l10n import isolated, money, say, signed
-from . import board, count_aid, hand_form, live
+from . import board, count_aid, hand_form, live, scoreboard
 from .chart import chart
 from .stats import numbers
 from .house_rules import option_title
@@ -49,7 +49,7 @@ HAND = "<hand:number>"  # nine digits: a hand number in a URL fits the database'
 def helpers(state):
     """Template helpers the table partials use, wherever they are rendered: the app's template globals, set
     once (a context processor builds its dict again for every template rendered)."""
-    state.app.jinja_env.globals.update({"new_token": new_token, "money": money, "isolated": isolated, "signed": signed, "deck_for": deck_for,
+    state.app.jinja_env.globals.update({"select_oob": scoreboard.select_oob, "new_token": new_token, "money": money, "isolated": isolated, "signed": signed, "deck_for": deck_for,
             "hand_layout": hand_form.layout, "hand_errors": hand_form.errors, "count_tally": count_aid.tally,
             "evening_chart": lambda b: b.once("chart", chart), "house_rule_title": option_title,
             "evening_numbers": lambda b: b.once("numbers", numbers),
