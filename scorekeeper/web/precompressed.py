@@ -19,6 +19,8 @@ The service worker (/sw.js, web/pwa.py) is answered the same way, minified, kept
 from __future__ import annotations
 
 import gzip
+import hashlib
+import os
 from pathlib import Path
 
 import brotli
@@ -84,15 +86,33 @@ def answer(name: str, version: str, read, mimetype: str) -> Response:
     return response.make_conditional(request)
 
 
+_digests: dict[str, tuple[tuple[int, int], str]] = {}
+
+
+def digest(filename: str) -> str | None:
+    """Return the first 12 hex digits of the SHA-256 of a static file, or None if there is none: the version
+    its URL carries (?v=, web/pwa.py) and its kept copies are known by."""
+    path = Path(current_app.static_folder) / filename
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    stamp = (st.st_mtime_ns, st.st_size)
+    known = _digests.get(str(path))
+    if known is None or known[0] != stamp:
+        known = (stamp, hashlib.sha256(path.read_bytes()).hexdigest()[:12])
+        _digests[str(path)] = known
+    return known[1]
+
+
 def install(app: Flask) -> None:
     """Serve static/'s scripts and style sheets from the kept, minified and compressed copies."""
     plain = app.view_functions["static"]
 
     def static(filename: str):
-        from . import pwa
         mimetype = TYPES.get(Path(filename).suffix)
         path = safe_join(current_app.static_folder, filename) if mimetype else None
-        version = pwa.digest(filename) if path and Path(path).is_file() else None
+        version = digest(filename) if path and Path(path).is_file() else None
         if version is None:  # not a script or a style sheet, or no such file
             return plain(filename=filename)
         return answer(path, version, lambda: minify(filename, Path(path).read_bytes()), mimetype)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -35,22 +34,7 @@ ICONS = (("icons/icon-192.png", "192x192", "any"), ("icons/icon-512.png", "512x5
 # are not: the home screen keeps its own copy. Nor is the home page: it is kept once opened, and until
 # then /offline (kept at install) lists this phone's tables.
 PRECACHE = ("app.css", "tables.js", "offline.js", "vendor/htmx-2.0.11.min.js")
-_digests: dict[str, tuple[tuple[int, int], str]] = {}
-
-
-def digest(filename: str) -> str | None:
-    """Return the first 12 hex digits of the SHA-256 of a static file, or None if there is none."""
-    path = Path(current_app.static_folder) / filename
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    stamp = (st.st_mtime_ns, st.st_size)
-    known = _digests.get(str(path))
-    if known is None or known[0] != stamp:
-        known = (stamp, hashlib.sha256(path.read_bytes()).hexdigest()[:12])
-        _digests[str(path)] = known
-    return known[1]
+digest = precompressed.digest  # a static file's content digest: its URL's ?v= (static_url, hashed)
 
 
 def static_url(filename: str) -> str:
