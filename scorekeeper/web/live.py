@@ -252,12 +252,9 @@ def board_region(table_id):
     else:
         parts = scoreboard(load(table_id))
         table = parts["table"]
+        # only hands added since the phone's version: their rows alone, on top of its list (_board.html's switch)
         count = only_added(table, parts["b"], shown) if added else None
-        if count:
-            # only hands were added since the phone's version: their rows, the totals and the chart
-            response = Response(render_template("_board_added.html", added=count, **parts))
-        else:
-            response = Response(render_template("_board.html", **parts))
+        response = Response(render_template("_board.html", added=count, **parts))
         version = table.version
     response.set_etag(etag(version))
     response.headers["Cache-Control"] = "no-store"  # the poll sends If-None-Match itself; no browser cache

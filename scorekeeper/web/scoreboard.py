@@ -1,7 +1,7 @@
 """The live scoreboard's regions: the ids of the table page that a watcher's poll and a Save's answer bring anew.
 
-Each region is one partial whose root element has that id; the answers (_board.html, _board_added.html,
-_saved.html) render them, and htmx swaps each by id (hx-select-oob). The lists are declared here once, and the
+Each region is one partial whose root element has that id; the answers (_board.html, with its rows-only switch,
+and _saved.html) render them, and htmx swaps each by id (hx-select-oob). The lists are declared here once, and the
 templates write their hx-select-oob from them (a region added is one partial and one name here).
 """
 from __future__ import annotations
