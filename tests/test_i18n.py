@@ -156,7 +156,7 @@ def test_german_says_du_and_handy_throughout():
 
 def test_engine_sentences_name_house_rules_in_words_not_keys():
     """A player reads the engine's sentences: a house rule is named as the rules page and the table form name it
-    (web/house_rules.py), never by its key (excuse_last_trick, “changes_side”)."""
+    (its Option's title and words), never by its key (excuse_last_trick, “changes_side”)."""
     from scorekeeper.engine.games import all_games
     keys = {name for game in all_games().values() for name, option in game.options.items()}
     values = {v for game in all_games().values() for option in game.options.values() for v in option.choices or ()

@@ -2,9 +2,10 @@
 
 "Trump Sum" is invented for this test: 3 players, a deck of the 21 trumps and the Fool, each trump
 worth its number (1 + 2 + … + 21 = 231 points), the Fool nothing; each player scores their points
-minus a third of the deck (231 / 3 = 77). Nothing outside this file knows it: it is registered by
-adding it to registry.GAMES (the one line a real game adds there) and then played through the JSON
-API, the counting page, the rules page and a table's hand form.
+minus a third of the deck (231 / 3 = 77). Its one house rule, a bonus to the Fool's keeper, is declared
+with its title and its values' words, as a game file declares them. Nothing outside this file knows it:
+it is registered by adding it to registry.GAMES (the one line a real game adds there) and then played
+through the JSON API, the counting page, the rules page, a table's hand form and a change of the table.
 """
 import re
 
@@ -13,13 +14,21 @@ import pytest
 from scorekeeper.engine import cards as C
 from scorekeeper.engine.entry import Count, Entry, Group, Number, PerSeat, Pick, seats
 from scorekeeper.engine.errors import BadHand
-from scorekeeper.engine.games import Game, Result, check_players, hand_fields, registry
+from scorekeeper.engine.game import Game, Option, Result, check_players, hand_fields
+from scorekeeper.engine.games import registry
 from scorekeeper.engine.naming import GENERIC_SUITS, ITALIAN_MARKS, Naming
-from scorekeeper.engine.text import line
+from scorekeeper.engine.text import N_, line
 
 DECK = tuple(f"T{n}" for n in range(1, 22)) + (C.FOOL,)
 TOTAL = sum(range(1, 22))  # 231
 SHARE = TOTAL // 3  # 77
+BONUS = 10  # the house rule "ten": each other player pays the Fool's keeper 10
+
+OPTIONS = {
+    "fool_bonus": Option("none", N_("The Fool earns its keeper nothing more, or 10 from each other player."),
+                         ("none", "ten"), title=N_("Bonus for the Fool"),
+                         words={"none": N_("nothing more"), "ten": N_("10 from each other player")}),
+}
 
 
 def values(rules):
@@ -33,6 +42,9 @@ def score(players, hand, rules):
     if sum(points.values()) != TOTAL:
         raise BadHand(line("The points add up to {total}, not 231.", total=sum(points.values())))
     scores = {p: points[p] - SHARE for p in players}
+    keeper = hand.get("fool")
+    if rules["fool_bonus"] == "ten" and keeper in players:
+        scores = {p: s + BONUS * (len(players) - 1) if p == keeper else s - BONUS for p, s in scores.items()}
     return Result(points, scores, (line("Each player's points − 77."),))
 
 
@@ -57,7 +69,7 @@ GAME = Game(
     summary=lambda f: " · ".join(f"{p} {n}" for p, n in f["points"].items()),
     naming=Naming(fool="Fool", trumps={}, suits=GENERIC_SUITS, suit_marks=ITALIAN_MARKS,
                   courts={"K": "K", "Q": "Q", "C": "C", "J": "J"}),
-    total=TOTAL,
+    total=TOTAL, options=OPTIONS,
 )
 
 
@@ -104,3 +116,31 @@ def test_a_table_plays_a_hand_through_the_generic_form(app, trump_sum):
     wrong = client.post(table + "/hands", data={"pp0": "abc", "pp1": "70", "pp2": "61", "action": "save"})
     assert wrong.status_code == 200
     assert "must be a whole number" in wrong.get_data(as_text=True) and 'value="abc"' in wrong.get_data(as_text=True)
+
+
+def test_its_house_rule_is_said_in_its_own_words(app, trump_sum):
+    """The title and the words come from the Option above: no list in web/ has them."""
+    app.config["WTF_CSRF_ENABLED"] = False
+    client = app.test_client()
+    rules = client.get("/rules/trump_sum").get_data(as_text=True)
+    rule = re.search(r'<div class="rule-option" id="opt-fool_bonus">(.*?)</div>', rules, re.S).group(1)
+    assert "<h3>Bonus for the Fool</h3>" in rule
+    assert "<strong>nothing more</strong>" in rule and "10 from each other player" in rule
+    assert "10 from each other player" in client.get("/tables/new/trump_sum").get_data(as_text=True)
+    # a table that plays it: Cy keeps the Fool, 61 − 77 + 2 × 10; Ann 100 − 77 − 10, Bo 70 − 77 − 10
+    table = client.post("/tables/new/trump_sum", data={
+        "players-0": "Ann", "players-1": "Bo", "players-2": "Cy", "first_dealer": "0", "stake": "0.10",
+        "currency": "CHF", "rule_fool_bonus": "ten"}).headers["Location"]
+    saved = client.post(table + "/hands", data={"fool": "Cy", "pp0": "100", "pp1": "70", "pp2": "61",
+                                                "action": "save"})
+    assert saved.status_code == 303
+    board = client.get(table).get_data(as_text=True)
+    assert "+13" in board and "−17" in board and "+4" in board
+    # changing the table names the rule by its title and the new value in its words
+    setup = client.get(table + "/setup").get_data(as_text=True)
+    assert "Bonus for the Fool" in setup and "nothing more" in setup
+    version = re.search(r'name="version" value="(\d+)"', setup).group(1)
+    changed = client.post(table + "/setup", data={"name0": "Ann", "name1": "Bo", "name2": "Cy", "stake": "0.10",
+                                                  "version": version, "token": "t1", "rule_fool_bonus": "none"})
+    assert changed.status_code == 303, changed.get_data(as_text=True)
+    assert "Bonus for the Fool: nothing more" in client.get(table).get_data(as_text=True)

@@ -7,7 +7,7 @@ tests score each example hand with the game's score() and compare it with the ex
 from __future__ import annotations
 
 from .errors import ScoreError
-from .games import Example, Game, count_pile, resolve_rules
+from .game import Example, Game, count_pile, resolve_rules
 
 
 def sample_counts(game: Game) -> list[tuple[list[str], object, bool]]:

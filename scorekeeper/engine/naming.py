@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import cards as C
+from .game import card_class
 from .text import Line, line
 
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IIII", 5: "V", 6: "VI", 7: "VII", 8: "VIII", 9: "VIIII", 10: "X",
@@ -100,8 +101,7 @@ CLASS_WORDS = {"kings": line("Kings"), "queens": line("Queens"), "cavaliers": li
 
 
 def class_label(game, cls: str, rules: dict | None = None) -> Line | str:
-    """Name a class of cards counted together (games.CLASSES): the honour trumps by their names."""
-    from .games import card_class  # the games import this module
+    """Name a class of cards counted together (game.CLASSES): the honour trumps by their names."""
     n = naming(game, rules)
     if cls == "honours":
         values = game.values(rules or {})

@@ -11,9 +11,8 @@ from .. import cards as C
 from ..errors import BadHand, BadRequest
 from ..naming import Naming
 from ..text import N_, fmt_points, line, nline, signed
-from . import renamed
+from ..game import PLAYERS, Example, Game, Option, Result, check_players, hand_fields, one_of, pile_of, renamed, resolve_rules, seat
 from ..entry import ALONE, Count, Entry, Group, Number, PerSeat, Pick, Ticks, seats
-from . import PLAYERS, Example, Game, Option, Result, resolve_rules, check_players, hand_fields, one_of, pile_of, seat
 
 DECK = C.DECK_78
 OUDLERS = frozenset({"T1", "T21", C.FOOL})
@@ -48,17 +47,28 @@ NAMING = Naming(
 )
 
 OPTIONS = {
-    "poignee_bonus": Option([20, 30, 40], N_("Poignée bonus for single, double, triple: FFT 20/30/40; the Wikipedia text 20/40/60.")),
-    "poignee_thresholds_5p": Option([8, 10, 13], N_("Trumps needed for a single, double, triple poignée at 5 players.")),
-    "garde_contre_multiplier": Option(6, "Garde contre multiplies by 6 (FFT) or 8.", (6, 8)),
+    "poignee_bonus": Option([20, 30, 40], N_("Poignée bonus for single, double, triple: FFT 20/30/40; the Wikipedia text 20/40/60."),
+                            title=N_("Poignée bonus")),
+    "poignee_thresholds_5p": Option([8, 10, 13], N_("Trumps needed for a single, double, triple poignée at 5 players."),
+                                    title=N_("Poignée at 5 players")),
+    "garde_contre_multiplier": Option(6, "Garde contre multiplies by 6 (FFT) or 8.", (6, 8), title=N_("Garde contre")),
     "excuse_last_trick": Option("trick_winner", "The Excuse led to the last trick goes to the trick's winner, or changes side.",
-                                ("trick_winner", "changes_side")),
-    "defence_chelem_bonus": Option(200, "Bonus to the defence when it takes every trick (0 to turn it off).", (200, 0)),
-    "misere": Option(False, "Misère declaration (a hand with no trumps and no court cards): +30 to the declarer, −10 to each other player."),
-    "round_to_10": Option(False, "Round each hand's scores to the nearest 10, keeping the total at zero."),
-    "prise_allowed": Option(True, "Prise (×1) may be bid; some tables start at Garde."),
+                                ("trick_winner", "changes_side"), title=N_("Excuse in the last trick"),
+                                words={"trick_winner": N_("it goes to the trick's winner"),
+                                       "changes_side": N_("it changes side")}),
+    "defence_chelem_bonus": Option(200, "Bonus to the defence when it takes every trick (0 to turn it off).", (200, 0),
+                                   title=N_("Defence chelem")),
+    "misere": Option(False, "Misère declaration (a hand with no trumps and no court cards): +30 to the declarer, −10 to each other player.",
+                     title=N_("Misère")),
+    "round_to_10": Option(False, "Round each hand's scores to the nearest 10, keeping the total at zero.",
+                          title=N_("Round to 10")),
+    "prise_allowed": Option(True, "Prise (×1) may be bid; some tables start at Garde.", title=N_("Prise allowed")),
     "half_points": Option("fft", "Half points: FFT counts the margin up, in favour of the side that scores; "
-                                 "or round the taker's points down or up before comparing.", ("fft", "down", "up")),
+                                 "or round the taker's points down or up before comparing.", ("fft", "down", "up"),
+                          title=N_("Half points"),
+                          words={"fft": N_("FFT: the margin rounded up for the side that scores"),
+                                 "down": N_("the taker's points rounded down"),
+                                 "up": N_("the taker's points rounded up")}),
 }
 
 
@@ -431,7 +441,7 @@ def _real_cards(points, oudlers, n, contract, chelem, pab, partner, rules, warni
         if not more - table or not fits(table | more):
             continue
         if "changes_side" in more - table:
-            # the rule in the words of the rules page and the table form (web/house_rules.py), not its keys
+            # the rule in its Option's words, as the rules page and the table form say it, not its keys
             warnings.append(nline("{points} points with {oudlers} oudler happen only if the Excuse played to the last "
                                   "trick changed sides (house rule “Excuse in the last trick”: “it changes side”); "
                                   "at this table it goes to the trick's winner.",

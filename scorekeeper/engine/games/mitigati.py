@@ -4,8 +4,7 @@ from __future__ import annotations
 from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
 from ..text import N_, line
-from . import renamed
-from . import Example, Game, Option, Result, check_players, hand_fields, resolve_rules, seat
+from ..game import Example, Game, Option, Result, check_players, hand_fields, renamed, resolve_rules, seat
 from ..entry import Entry, Group, Number, PerSeat, Pick, Ticks
 from ..naming import ITALIAN, card_name
 from ..text import signed
@@ -19,14 +18,21 @@ HAND = 25  # cards a player holds when he shows his declarations: 78 = 3 × 25 +
 ROMAN = {"T20": "XX", "T21": "XXI"}
 
 OPTIONS = {
-    "honour_trump": Option("T20", "The 5-point honour trump beside the Bagatto: the Angel, XX (Phil), or XXI (Rufus).", ("T20", "T21")),
+    "honour_trump": Option("T20", "The 5-point honour trump beside the Bagatto: the Angel, XX (Phil), or XXI (Rufus).", ("T20", "T21"),
+                           title=N_("Honour trump")),
     "declarations_paid": Option("each_player", "Declarations are paid by each other player, or added to the declarer's score only (not zero-sum).",
-                                ("each_player", "flat")),
+                                ("each_player", "flat"), title=N_("Declarations paid"),
+                                words={"each_player": N_("paid by each other player"),
+                                       "flat": N_("added to the declarer only")}),
     "honours_reading": Option("canonical", "Honours held together: four kings 20, else the trio 15, else any four 10, each +5 per further honour;"
                               " or the trio and any four both paid (trio and one king 25); or any four replacing the trio (trio and one king 10).",
-                              ("canonical", "trio_and_four", "four_over_trio")),
+                              ("canonical", "trio_and_four", "four_over_trio"), title=N_("Honours held together"),
+                              words={"canonical": N_("the best of kings, trio or four, +5 per further honour"),
+                                     "trio_and_four": N_("trio and four both paid"),
+                                     "four_over_trio": N_("four honours instead of the trio")}),
     "fool_in_trumps": Option("tenth_only", "Ten or more trumps: the Fool counts as a trump only when it is the tenth (Rufus), or never (Phil names only trumps).",
-                             ("tenth_only", "never")),
+                             ("tenth_only", "never"), title=N_("Matto among ten trumps"),
+                             words={"tenth_only": N_("only as the tenth"), "never": N_("never")}),
 }
 
 

@@ -10,7 +10,7 @@ from ..errors import BadHand, BadRequest, DuplicateCard
 from ..naming import card_name
 from ..text import Line, line, signed
 from ..entry import Count, Entry, Group, Number, PerSeat
-from . import PLAYERS, Example, Game, count_pile, one_of, seat
+from ..game import PLAYERS, Example, Game, count_pile, one_of, seat
 
 
 def per_player(mapping, players: list[str], what: str) -> dict:

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..text import N_, line
-from . import renamed
-from . import Example, Game, Option, Result, check_players, hand_fields
+from ..game import Example, Game, Option, Result, check_players, hand_fields, renamed
 from ..naming import ITALIAN
 from .piles import (baseline_example, baseline_scores, fool_kept, piles_entry, piles_from_facts, piles_summary,
                     piles_to_facts, read_piles)
@@ -16,8 +15,11 @@ BASELINE = 26
 OPTIONS = {
     "fool_exchange": Option("none", "The Matto stays with its owner and counts alone as 4 (the rule texts, 78 in all), or is"
                             " exchanged French-style for a low card (cardgamesplanet): the deck then counts 77.",
-                            ("none", "french")),
-    "honour_trump": Option("T20", "The 5-point honour trump beside the Bagatto: the Angel, XX (the rule texts), or XXI.", ("T20", "T21")),
+                            ("none", "french"), title=N_("Matto exchange"),
+                            words={"none": N_("none: the Matto counts alone as 4"),
+                                   "french": N_("exchanged for a low card (77 in all)")}),
+    "honour_trump": Option("T20", "The 5-point honour trump beside the Bagatto: the Angel, XX (the rule texts), or XXI.", ("T20", "T21"),
+                           title=N_("Honour trump")),
 }
 
 

@@ -5,8 +5,7 @@ from .. import cards as C
 from ..errors import BadHand
 from ..naming import GENERIC_SUITS, ITALIAN_MARKS, Naming
 from ..text import N_, line
-from . import renamed
-from . import Example, Game, Option, Result, check_players, hand_fields
+from ..game import Example, Game, Option, Result, check_players, hand_fields, renamed
 from .piles import baseline_example, piles_entry, piles_from_facts, piles_summary, piles_to_facts
 from .piles import baseline_scores, read_piles
 
@@ -29,7 +28,9 @@ NAMING = Naming(
 OPTIONS = {
     "unexchanged_fool": Option("winner", "When the Fool's player takes no trick and can't exchange it: it stays in the"
                                " trick it was played to (78 in all), or he keeps it alone as 5 (79 in all).",
-                               ("winner", "owner")),
+                               ("winner", "owner"), title=N_("Fool never exchanged"),
+                               words={"winner": N_("it stays in the trick's winner's pile"),
+                                      "owner": N_("its player keeps it alone as 5")}),
 }
 
 

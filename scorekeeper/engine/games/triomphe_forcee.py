@@ -5,12 +5,10 @@ from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
 from ..naming import GENERIC_SUITS, ITALIAN_MARKS, Naming, card_name
 from ..text import N_, line
-from . import renamed
-from . import Game, Option, Result, check_players, hand_fields, seat
+from ..game import PLAYERS, Example, Game, Option, Result, check_players, hand_fields, renamed, resolve_rules, seat
 from dataclasses import replace
 
 from ..entry import Entry, EntryError, Group, PerSeat, Pick, Ticks, seats
-from . import PLAYERS, Example, resolve_rules
 from ..text import signed
 
 DECK = C.DECK_78
@@ -28,7 +26,7 @@ NAMING = Naming(
 )
 
 OPTIONS = {
-    "force_trump": Option("T11", "La Force is trump XI (most decks) or IX (Vievil's).", ("T11", "T9")),
+    "force_trump": Option("T11", "La Force is trump XI (most decks) or IX (Vievil's).", ("T11", "T9"), title=N_("La Force")),
 }
 
 

@@ -6,8 +6,7 @@ from ..errors import BadHand, BadRequest
 from ..naming import ITALIAN_MARKS, Naming
 from ..text import N_, line
 from ..entry import Count, Entry, EntryError, Group, Number, Pick, seats
-from . import renamed
-from . import PLAYERS, Example, Game, Option, Result, check_players, hand_fields, one_of, pile_of, seat, whole_points
+from ..game import PLAYERS, Example, Game, Option, Result, check_players, hand_fields, one_of, pile_of, renamed, seat, whole_points
 from ..text import signed
 
 DECK = C.DECK_78
@@ -32,9 +31,11 @@ NAMING = Naming(
 )
 
 OPTIONS = {
-    "all_tricks_take_scart": Option(True, "A team that takes every trick also gets the scart and the Fool, so it counts all 72."),
+    "all_tricks_take_scart": Option(True, "A team that takes every trick also gets the scart and the Fool, so it counts all 72.",
+                                    title=N_("All tricks take the scart")),
     "odd_pile": Option("reject", "A pile of 4k+1 or 4k+3 cards can't come from a real hand: reject it, or count it and warn.",
-                       ("reject", "warn")),
+                       ("reject", "warn"), title=N_("Impossible pile sizes"),
+                       words={"reject": N_("refuse the pile"), "warn": N_("count it and warn")}),
 }
 
 

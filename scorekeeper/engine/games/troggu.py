@@ -6,8 +6,7 @@ from ..errors import BadHand, BadRequest, DuplicateCard
 from ..naming import ITALIAN_MARKS, Naming, card_name
 from ..text import N_, line, signed
 from ..entry import ALONE, Count, Entry, EntryError, Group, Number, PerSeat, Pick, seats
-from . import renamed
-from . import PLAYERS, Example, Game, Option, Result, resolve_rules, check_players, count_pile, hand_fields, one_of, pile_of, seat, whole_points
+from ..game import PLAYERS, Example, Game, Option, Result, check_players, count_pile, hand_fields, one_of, pile_of, renamed, resolve_rules, seat, whole_points
 
 DECK = C.DECK_62
 HONOURS = {"T1", "T21"}  # with the Fool and the kings: 5 points (troggu-visp-de.txt)
@@ -38,11 +37,16 @@ NAMING = Naming(
 )
 
 OPTIONS = {
-    "min_players": Option(3, "Fewest players at the table: 3 (the English rules, BGA) or 4 (the Visp sheet).", (3, 4)),
-    "match_with_tapp_points": Option(True, "A side that took no trick is a Match (×3) even if the Tapp gave it points."),
+    "min_players": Option(3, "Fewest players at the table: 3 (the English rules, BGA) or 4 (the Visp sheet).", (3, 4),
+                          title=N_("Fewest players")),
+    "match_with_tapp_points": Option(True, "A side that took no trick is a Match (×3) even if the Tapp gave it points.",
+                                     title=N_("A Match with Tapp points")),
     "misere_tie": Option("each_top_pays", "Misère tie for most points: each top scorer pays everyone else, they split one payment, or nobody pays.",
-                         ("each_top_pays", "split", "none")),
-    "tapp_4p": Option(10, "Cards in the Tapp at 4 players: 10 (13 cards each) or 6 (14 each, the Visp sheet's “besser”).", (10, 6)),
+                         ("each_top_pays", "split", "none"), title=N_("Tie in a Misère"),
+                         words={"each_top_pays": N_("each top scorer pays everyone else"),
+                                "split": N_("the top scorers split one payment"), "none": N_("nobody pays")}),
+    "tapp_4p": Option(10, "Cards in the Tapp at 4 players: 10 (13 cards each) or 6 (14 each, the Visp sheet's “besser”).", (10, 6),
+                      title=N_("Tapp at 4 players")),
 }
 
 CONTRACTS = ("normal", "solo", "misere")

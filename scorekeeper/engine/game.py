@@ -1,0 +1,301 @@
+"""What every game is made of and shares: Game, Option, Result, Example, and the checks its score() uses. Pure.
+
+A game file (engine/games/<game>.py) imports from here, never from the games package: the package
+gathers the games (registry.py), so importing it back would make a cycle.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from . import cards as C
+from .counting import Count, direct_sum, in_groups, in_halves
+from .errors import BadHand, BadRequest, TooManyCards, UnknownPlayer
+from .text import N_, Line, line
+
+
+@dataclass(frozen=True)
+class Option:
+    """A house rule: its default, the values it may take (None: any of the default's type), its meaning, and
+    its name and values in words for people (the rules page, the table's forms, a change of rules).
+
+    `title` and `words` are marked with N_() where the option is declared and translated where they are shown;
+    `words` gives each string choice that isn't a card code its words (a card is named as the game's players
+    name it; True, False and numbers need none).
+    """
+
+    default: object
+    meaning: str
+    choices: tuple | None = None
+    title: str = ""  # a short title: “Poignée bonus”
+    words: dict = field(default_factory=dict)  # choice -> its words: {"none": N_("nobody pays")}
+
+
+@dataclass(frozen=True)
+class Result:
+    """A scored hand: card points, each player's score in the game's unit, and the working in words."""
+
+    points: dict
+    scores: dict[str, int]
+    explanation: tuple[Line, ...]
+    warnings: tuple[Line, ...] = ()
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game: its deck and values, house rules, how a hand is entered and scored, its card names.
+
+    Everything a page or the API needs to know of one game is here; no `if game.id == ...` elsewhere.
+    """
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    deck: tuple[str, ...]
+    counting: str  # "sum", "groups", "halves" or "tricks"
+    values: Callable[[dict], dict]  # rules -> {card: nominal value}
+    score: Callable  # score(players, hand, rules) -> Result
+    entry: Callable  # entry(players, rules, last facts or None) -> entry.Entry
+    to_facts: Callable  # to_facts(values read from the form, players, rules) -> the hand's facts
+    from_facts: Callable  # from_facts(facts, players, rules) -> the form's values
+    summary: Callable  # summary(facts) -> Line: a hand in a few words for the history
+    naming: object  # naming.Naming, or a function of the rules that returns one
+    options: dict[str, Option] = field(default_factory=dict)
+    group_size: int | None = None
+    two_sided: bool = False
+    pile_warnings: Callable[[list, dict], list] = lambda cards, rules: []
+    oudlers: frozenset = frozenset()
+    total: int | None = None  # the deck's points, summed over the piles of a real hand (docs/rules.md §0.3)
+    default_stake: int = 1  # money per unit, in the currency's minor unit
+    unit: str = "point"
+    unit_label: str = N_("Points")  # the scoreboard's column of units
+    stake_label: str = N_("Stake per point")
+    stake_hint: str = N_("Money per point of the game's score.")
+    deals_per_game: int = 0  # hands that make one game, where the rules count games (Troccas 4, 1659 3)
+    deals_label: str = ""  # a whole game of them in words: "4 deals", "3 rounds"
+    shown_players: int | None = None  # name fields shown before "more players" when opening a table
+    samples: tuple = ()  # piles counted on the rules page
+    samples_combine: bool = False  # the sample piles also make one real pile together
+    example: Callable | None = None  # example(game) -> Example: the hand the rules page settles
+    zero_sum: Callable[[dict, int], bool] = lambda rules, n: True  # must the scores sum to zero?
+    rename: Callable[[dict, str, str], dict] = lambda facts, old, new: renamed_everywhere(facts, old, new)
+    declarer: Callable[[dict], str | None] = lambda facts: None  # who took the hand on, where someone does
+    contract: Callable[[dict], object] = lambda facts: None  # what was declared, in words (a Line), for the stats
+    # house-rule values that each fit their option but can't be played (French Tarot's poignée thresholds above the
+    # cards a player holds): {option: Line}, checked where a table is opened, changed or imported
+    rule_problems: Callable[[dict], dict] = lambda rules: {}
+
+    def players_allowed(self, rules: dict) -> range:
+        """Return the player counts this table's house rules allow."""
+        return range(rules.get("min_players", self.min_players), self.max_players + 1)
+
+
+@dataclass(frozen=True)
+class Example:
+    """A hand the rules page settles: the facts, the stake, and what each player gets.
+
+    `payouts` is the page's own arithmetic, checked against score() by the tests; `numbers` are the
+    figures the page's sentences quote.
+    """
+
+    players: list[str]
+    hand: dict
+    stake: int
+    payouts: dict[str, int]
+    numbers: dict = field(default_factory=dict)
+
+
+PLAYERS = ("Anna", "Beat", "Carla", "Dario", "Elsa", "Fritz", "Gret", "Hans")  # the examples' players
+
+
+def renamed(facts: dict, old: str, new: str, names=(), keyed=(), lists=()) -> dict:
+    """Return a copy of a hand's facts with player `old` called `new` (a rename: every past hand follows).
+
+    `names` are fields that hold one name, `keyed` objects keyed by player, `lists` lists of names
+    (or of lists of names, as Troccas's teams).
+    """
+    out = dict(facts)
+    for f in names:
+        if out.get(f) == old:
+            out[f] = new
+    for f in keyed:
+        if isinstance(out.get(f), dict):
+            out[f] = {new if k == old else k: v for k, v in out[f].items()}
+    for f in lists:
+        if isinstance(out.get(f), list):
+            out[f] = _swap(out[f], old, new)
+    return out
+
+
+def _swap(items: list, old: str, new: str) -> list:
+    return [_swap(i, old, new) if isinstance(i, list) else new if i == old else i for i in items]
+
+
+def renamed_everywhere(value, old: str, new: str):
+    """Rename a player in any value: every equal string and object key (for a game that declares nothing)."""
+    if isinstance(value, dict):
+        return {(new if k == old else k): renamed_everywhere(v, old, new) for k, v in value.items()}
+    if isinstance(value, list):
+        return [renamed_everywhere(v, old, new) for v in value]
+    return new if value == old else value
+
+
+def resolve_rules(game: Game, overrides: dict | None) -> dict:
+    """Return the game's house rules with `overrides` applied, checking names and types."""
+    rules = {name: opt.default for name, opt in game.options.items()}
+    for name, value in (overrides or {}).items():
+        opt = game.options.get(name)
+        if opt is None:
+            known = ", ".join(game.options) or "none"
+            raise BadRequest(line("{game} has no house rule “{name}” (its house rules: {known}).", game=line(game.name), name=name, known=known))
+        if not _fits(value, opt):
+            raise BadRequest(line("“{value}” is not a possible value for the house rule “{name}”.", value=value, name=name))
+        rules[name] = value
+    return rules
+
+
+def _fits(value, opt: Option) -> bool:
+    if opt.choices is not None:
+        return value in opt.choices and type(value) is type(opt.default)
+    if isinstance(opt.default, list):
+        return (isinstance(value, list) and len(value) == len(opt.default)
+                and all(type(v) is int and v >= 0 for v in value))
+    return type(value) is type(opt.default)
+
+
+def count_pile(game: Game, cards: list[str], rules: dict) -> Count:
+    """Count a pile of canonical card codes by the game's scheme, with the rest and any warnings."""
+    values = game.values(rules)
+    if game.counting == "tricks":
+        raise BadRequest(line("{game} has no card points to count: only tricks count.", game=line(game.name)))
+    if len(cards) > len(game.deck):
+        raise TooManyCards(line("A pile can't have more than the {n_deck} cards of the deck.", n_deck=len(game.deck)))
+    result = _count(game, cards, values)
+    rest = None
+    if game.two_sided:
+        pile = set(cards)
+        rest = _count(game, [c for c in game.deck if c not in pile], values)
+    warnings = tuple(game.pile_warnings(cards, rules))
+    return Count(result.cards, result.points, result.nominal, result.groups, result.working,
+                 result.oudlers, rest, warnings)
+
+
+def _count(game: Game, cards, values) -> Count:
+    if game.counting == "sum":
+        return direct_sum(cards, values)
+    if game.counting == "groups":
+        return in_groups(cards, values, game.group_size)
+    return in_halves(cards, values, game.oudlers)
+
+
+# Class counts: a quicker entry for a big pile (how many honours, kings, ... are in it).
+CLASSES = ("honours", "fool", "kings", "queens", "cavaliers", "jacks", "others")
+_RANK_CLASS = {"K": "kings", "Q": "queens", "C": "cavaliers", "J": "jacks"}
+
+
+def card_class(game: Game, card: str, rules: dict, values: dict | None = None) -> str:
+    """Return the class a card is counted in: honours (5-point trumps), fool, kings, ..., others."""
+    if card == C.FOOL:
+        return "fool"
+    rank = C.rank_of(card)
+    if rank in _RANK_CLASS:
+        return _RANK_CLASS[rank]
+    if card in game.oudlers or (C.is_trump(card) and (values or game.values(rules))[card] == 5):
+        return "honours"
+    return "others"
+
+
+def class_sizes(game: Game, rules: dict) -> dict[str, int]:
+    """Return how many cards of each class the deck holds (the most a pile can have)."""
+    sizes, values = dict.fromkeys(CLASSES, 0), game.values(rules)
+    for card in game.deck:
+        sizes[card_class(game, card, rules, values)] += 1
+    return sizes
+
+
+def cards_for_classes(game: Game, counts: dict[str, int], rules: dict) -> list[str]:
+    """Return a pile with the given number of cards per class (which ones doesn't change the count)."""
+    sizes = class_sizes(game, rules)
+    for name, n in counts.items():
+        if name not in sizes:
+            raise BadRequest(line("“{name}” is not a class of cards.", name=name))
+        if type(n) is not int or n < 0:
+            raise BadRequest(line("The number of {name} must be a whole number, 0 or more.", name=name))
+        if n > sizes[name]:
+            raise TooManyCards(line("The {game} deck has only {size} {name}.",
+                                    game=line(game.name), size=sizes[name], name=name),
+                               field=name)
+    pile, taken, values = [], dict.fromkeys(CLASSES, 0), game.values(rules)
+    for card in game.deck:
+        cls = card_class(game, card, rules, values)
+        if taken[cls] < counts.get(cls, 0):
+            pile.append(card)
+            taken[cls] += 1
+    return pile
+
+
+# Shared checks for score(players, hand, rules); each raises with a sentence a player understands.
+
+def check_players(game: Game, players, low: int | None = None) -> list[str]:
+    """Check the seating list: names (strings), no repeats, a player count the game allows."""
+    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+        raise BadRequest(line("“players” must be a list of names."))
+    if len(set(players)) != len(players):
+        raise BadHand(line("Two players have the same name; give each a different one."))
+    check_count(game, len(players), low)
+    return players
+
+
+def check_count(game: Game, n: int, low: int | None = None) -> None:
+    """Check a number of players is one the game allows (from `low`, the house rules' fewest, to its most)."""
+    low = game.min_players if low is None else low
+    if not low <= n <= game.max_players:
+        if low == game.max_players:
+            raise BadHand(line("{game} is played by {low} players, not {n_players}.", game=line(game.name), low=low, n_players=n))
+        raise BadHand(line("{game} is played by {low} to {max_players} players, not {n_players}.", game=line(game.name), low=low, max_players=game.max_players, n_players=n))
+
+
+def seat(name, players: list[str], role: Line) -> str:
+    """Return `name` if it is at the table, else raise UnknownPlayer naming the role."""
+    if not isinstance(name, str) or name not in players:
+        raise UnknownPlayer(line("The {role} “{name}” is not one of the players ({players}).", role=role, name=name, players=', '.join(players)))
+    return name
+
+
+def hand_fields(hand, required: tuple = (), optional: tuple = ()) -> dict:
+    """Check a hand is an object with the required fields and no unknown ones."""
+    if not isinstance(hand, dict):
+        raise BadRequest(line("“hand” must be an object with the hand's facts."))
+    for f in required:
+        if f not in hand:
+            raise BadRequest(line("The hand lacks “{field}”.", field=f))
+    for f in hand:
+        if f not in required and f not in optional:
+            raise BadRequest(line("The hand has an unknown field “{field}”.", field=f))
+    return hand
+
+
+def one_of(hand: dict, points_field: str, cards_field: str) -> str:
+    """Return which of the two fields the hand gives; both or neither is bad_request."""
+    has_p = hand.get(points_field) is not None
+    has_c = hand.get(cards_field) is not None
+    if has_p == has_c:
+        raise BadRequest(line("Give either “{points_field}” or “{cards_field}”, not both and not neither.", points_field=points_field, cards_field=cards_field))
+    return points_field if has_p else cards_field
+
+
+def whole_points(value, low, high, what: Line):
+    """Check a points value is an integer in range (bad_request for a wrong type, bad_hand out of range)."""
+    if type(value) is not int:
+        raise BadRequest(line("{what} must be a whole number.", what=what))
+    if not low <= value <= high:
+        raise BadHand(line("{what} must be between {low} and {high}, not {value}.", what=what, low=low, high=high, value=value))
+    return value
+
+
+def pile_of(game: Game, codes, rules: dict):
+    """Parse and count one pile given as card codes; return the Count."""
+    if not isinstance(codes, list):
+        raise BadRequest(line("A pile must be a list of card codes."))
+    return count_pile(game, C.parse_pile(codes, game.deck, game.name), rules)
