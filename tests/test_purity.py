@@ -56,3 +56,48 @@ def test_every_package_says_what_lives_there_and_what_it_may_import():
     for package in ("engine", "store", "web"):
         doc = ast.get_docstring(ast.parse((ROOT / package / "__init__.py").read_text())) or ""
         assert "import" in doc and len(doc.splitlines()) >= 2, package
+
+
+def module_imports(path: Path) -> set[str]:
+    """The scorekeeper modules a file imports, at its top or inside a function (an import moved into a function
+    to dodge a cycle is still one), names resolved to modules that exist: `from . import board` is
+    scorekeeper.web.board, `from .l10n import say` scorekeeper.web.l10n, `from . import Game` the package."""
+    package = ".".join(path.relative_to(ROOT.parent).with_suffix("").parts[:-1] if path.name != "__init__.py"
+                       else path.relative_to(ROOT.parent).parts[:-1])
+    modules = {".".join(p.relative_to(ROOT.parent).with_suffix("").parts).removesuffix(".__init__")
+               for p in ROOT.rglob("*.py")}
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = package.split(".")[:len(package.split(".")) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            for alias in node.names:
+                out.add(f"{module}.{alias.name}" if f"{module}.{alias.name}" in modules else module)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+    return {m for m in out if m in modules}
+
+
+def test_no_import_cycle_anywhere():
+    """No module reaches itself through its imports (a cycle within a layer is what the direction test can't see;
+    the engine's games and web's pwa/precompressed had one, tied by imports inside functions).
+    The same graph as ../shared/tools/shape_check.py draws, from the modules' own text."""
+    graph = {}
+    for path in ROOT.rglob("*.py"):
+        name = ".".join(path.relative_to(ROOT.parent).with_suffix("").parts).removesuffix(".__init__")
+        # a module's own parent packages are not edges: they always run before it (the app factory's package
+        # imports the blueprints inside create_app; a blueprint reading LANGUAGES from it is no cycle)
+        graph[name] = {m for m in module_imports(path) if m != name and not name.startswith(m + ".")}
+    cycles = []
+
+    def visit(node, stack, seen):
+        for nxt in sorted(graph.get(node, ())):
+            if nxt in stack:
+                cycles.append(" -> ".join(stack[stack.index(nxt):] + [nxt]))
+            elif nxt not in seen:
+                seen.add(nxt)
+                visit(nxt, stack + [nxt], seen)
+
+    for start in sorted(graph):
+        visit(start, [start], {start})
+    assert not cycles, cycles[:5]
