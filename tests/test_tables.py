@@ -621,3 +621,17 @@ def test_a_phone_without_scripts_asks_for_the_cards_and_gets_the_form_with_them(
     assert '<details class="count" id="count-aid" open>' in shown
     assert re.search(r'name="points"[^>]*value="30"', shown)  # what was typed is kept
     assert hands_on(client, url) == 0  # and nothing was saved
+
+
+def test_names_are_written_with_their_spaces_tidied_so_no_change_renames_them_later(client):
+    # the change form tidies spaces; the new-table form didn't ("Anna  Maria " stayed so, and the next change of the
+    # table renamed her in every hand), and an import took " Anna " as it was
+    r = client.post("/tables/new/troccas", data={"players-0": "Anna  Maria ", "players-1": "Ben", "players-2": "Cla",
+                                                 "players-3": "Zoë", "first_dealer": "0", "stake": "0.05",
+                                                 "currency": "CHF"})
+    url = r.headers["Location"]
+    exported = client.get(url + "/export.json").get_json()
+    assert exported["players"] == ["Anna Maria", "Ben", "Cla", "Zoë"]
+    exported["players"][0] = " Anna Maria"
+    assert refusal(upload(client, exported)) == ("Player 1's name in the file, “ Anna Maria”, has spaces around it "
+                                                 "or doubled inside: write it “Anna Maria”.")

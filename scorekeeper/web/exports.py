@@ -217,6 +217,10 @@ def seating(game, players, rules: dict, stake: int, number: int | None = None) -
 
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
         refuse(_("The players in the file: %(message)s", message=say(line("“players” must be a list of names."))))
+    for n, p in enumerate(players, 1):
+        if p != " ".join(p.split()):  # the forms write names so: a later change of the table would rename it
+            refuse(_("Player %(n)s's name in the file, “%(name)s”, has spaces around it or doubled inside: write it "
+                     "“%(tidy)s”.", n=n, name=p, tidy=" ".join(p.split())))
     try:
         resolved = resolve_rules(game, rules)
     except ScoreError as e:

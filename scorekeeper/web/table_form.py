@@ -77,7 +77,9 @@ def table_form_class(game, shown: int):
         currency = RadioField(_l("Currency"), choices=CURRENCIES, default="CHF")
 
         def names(self) -> list[str]:
-            return [(f.data or "").strip() for f in self.players if (f.data or "").strip()]
+            # spaces tidied as the change form tidies them ("Anna  Maria " is "Anna Maria"): a later change of the
+            # table must not find a name it would write differently, and rename the player silently
+            return [" ".join((f.data or "").split()) for f in self.players if (f.data or "").strip()]
 
         def check(self) -> dict | None:
             """Return the table's settings, or None with messages at the fields."""
