@@ -635,3 +635,12 @@ def test_names_are_written_with_their_spaces_tidied_so_no_change_renames_them_la
     exported["players"][0] = " Anna Maria"
     assert refusal(upload(client, exported)) == ("Player 1's name in the file, “ Anna Maria”, has spaces around it "
                                                  "or doubled inside: write it “Anna Maria”.")
+
+
+@pytest.mark.parametrize("value", [{}, {"a": 1}, [], 20261126, None])
+def test_an_import_whose_date_is_not_text_is_refused_with_a_sentence(client, value):
+    # Hypothesis found it on Python 3.12+: "created_at": {} sliced as text raised a KeyError there (a 500)
+    url = open_table(client)
+    exported = client.get(url + "/export.json").get_json()
+    exported["created_at"] = value
+    assert refusal(upload(client, exported)) == "A date in the file can't be read."

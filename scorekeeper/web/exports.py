@@ -125,6 +125,10 @@ class BadImport(ValueError):
 def _when(text) -> datetime:
     """Read a date of the file, in UTC; years 1900 to 9998 only (PostgreSQL can't hand year 0 back)."""
     try:
+        if not isinstance(text, str):
+            # a number, a list, an object: not a date (text[:40] on an object is a KeyError from Python 3.12 on,
+            # where slices can be dict keys; before, a TypeError)
+            raise TypeError(text)
         when = datetime.fromisoformat(text[:40])
         if not 1900 <= when.year <= 9998:
             raise ValueError(when)
