@@ -130,7 +130,7 @@ def _waitress(app, chosen: Settings) -> int:
     signal.signal(signal.SIGTERM, stop)  # docker stop, systemctl stop (a container's PID 1 has no default action)
     # One process: waitress reads each request whole before a thread takes it, so a slow phone holds no thread.
     # X-Forwarded-* headers are left to the app, which believes them only with PROXY_FIX (docs/deploy.md).
-    body = app.config["MAX_CONTENT_LENGTH"] + 64 * 1024 if hasattr(app, "config") else 4 * 1024 * 1024
+    body = (getattr(app, "config", {}).get("MAX_CONTENT_LENGTH") or 4 * 1024 * 1024) + 64 * 1024
     waitress.serve(AccessLog(app), host=chosen.host, port=chosen.port, threads=chosen.workers * THREADS,
                    ident="scorekeeper", clear_untrusted_proxy_headers=False,
                    max_request_body_size=body,  # the app refuses more anyway
