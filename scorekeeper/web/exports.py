@@ -21,7 +21,7 @@ from ..engine.games import all_games, resolve_rules
 from ..engine.settle import COINS
 from ..engine.text import fmt_points, line
 from .house_rules import option_title
-from .seating_check import check_seating
+from .seating_check import check_seating, tidy
 from .tables import load
 
 FORMAT = "scorekeeper.table"
@@ -222,9 +222,9 @@ def seating(game, players, rules: dict, stake: int, number: int | None = None) -
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
         refuse(_("The players in the file: %(message)s", message=say(line("“players” must be a list of names."))))
     for n, p in enumerate(players, 1):
-        if p != " ".join(p.split()):  # the forms write names so: a later change of the table would rename it
+        if p != tidy(p):  # the forms write names so: a later change of the table would rename it
             refuse(_("Player %(n)s's name in the file, “%(name)s”, has spaces around it or doubled inside: write it "
-                     "“%(tidy)s”.", n=n, name=p, tidy=" ".join(p.split())))
+                     "“%(tidy)s”.", n=n, name=p, tidy=tidy(p)))
     try:
         resolved = resolve_rules(game, rules)
     except ScoreError as e:

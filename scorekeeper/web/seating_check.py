@@ -6,6 +6,8 @@ A table that got past one of them and not the others could be opened but never c
 """
 from __future__ import annotations
 
+import re
+
 from flask_babel import gettext as _
 
 from ..engine.errors import ScoreError
@@ -15,6 +17,12 @@ from .l10n import say
 
 MAX_STAKE = 1_000_000  # minor units: 10,000 francs or euros a unit (table_form.money_minor reads a typed amount)
 
+
+
+def tidy(name: str) -> str:
+    """Write a name as every form stores it: no spaces around it, one space between its words. Only the space
+    itself is tidied: a tab, a line break or another invisible character is left for check_seating to refuse."""
+    return re.sub(" {2,}", " ", name.strip(" "))
 
 def name_problem(name: str) -> str | None:
     """Say what is wrong with one player's name (trimmed, not empty), or None."""

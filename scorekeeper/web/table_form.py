@@ -14,7 +14,7 @@ from wtforms.validators import Length
 from .bounds import MAX_NAME
 from .hand_form import fail
 from .house_rules import in_words
-from .seating_check import check_seating, stake_problem
+from .seating_check import check_seating, stake_problem, tidy
 
 CURRENCIES = (("CHF", "CHF"), ("EUR", "EUR"))
 # An amount as people write it: 0.10, 0,05, .5, 1'000; ASCII digits only, never an exponent (9e999999
@@ -79,7 +79,7 @@ def table_form_class(game, shown: int):
         def names(self) -> list[str]:
             # spaces tidied as the change form tidies them ("Anna  Maria " is "Anna Maria"): a later change of the
             # table must not find a name it would write differently, and rename the player silently
-            return [" ".join((f.data or "").split()) for f in self.players if (f.data or "").strip()]
+            return [tidy(f.data or "") for f in self.players if (f.data or "").strip()]
 
         def check(self) -> dict | None:
             """Return the table's settings, or None with messages at the fields."""

@@ -14,7 +14,7 @@ from .. import store
 from ..engine.games import resolve_rules
 from . import board
 from .bounds import MAX_NAME
-from .seating_check import check_seating
+from .seating_check import check_seating, tidy
 from .table_form import digits, money_minor, new_token, rule_field, rule_value
 from .tables import load
 
@@ -91,10 +91,10 @@ def check(game, table, values: dict, form, errors: dict, fixed: bool, former: se
         errors["players"] = _("%(game)s is played by exactly %(n)s players: nobody can join or leave.",
                               game=_(game.name), n=len(table.players))
     for i, old in enumerate(table.players):
-        name = " ".join((values.get(f"name{i}") or "").split())
+        name = tidy(values.get(f"name{i}") or "")
         if values.get(f"leaves{i}") and not fixed:
             continue
-        takes = " ".join((values.get(f"takes{i}") or "").split())
+        takes = tidy(values.get(f"takes{i}") or "")
         if takes:
             # someone else takes this seat from the next hand on (a substitute): the hands played keep their player,
             # who is then listed as having left; the newcomer deals and plays in that seat
@@ -112,7 +112,7 @@ def check(game, table, values: dict, form, errors: dict, fixed: bool, former: se
             renames[old] = name
         staying.append(name or old)
         fields.append(f"name{i}")
-    joining = " ".join((values.get("join") or "").split())
+    joining = tidy(values.get("join") or "")
     if joining and not fixed:
         staying.append(joining)
         fields.append("join")
