@@ -41,7 +41,10 @@ def https_server(tmp_path):
     # as `make run` does: the database is made (migrated) once, before the workers start
     subprocess.run([sys.executable, "-m", "scorekeeper", "init-db"], cwd=tmp_path, env=env, check=True, timeout=120)
     log = open(tmp_path / "gunicorn.log", "w")  # read it if this test ever fails
-    proc = subprocess.Popen([str(Path(sys.executable).with_name("gunicorn")), "--workers", "2", "--threads", "2",
+    # 8 threads a worker, not make run's setup: gunicorn 27 gives each accepted connection a thread at once, and the
+    # thread then waits for its TLS handshake; Chromium opens up to 6 connections to a host, some of them idle
+    # (speculative), which with 2 threads a worker held every thread: the page didn't load about one run in three
+    proc = subprocess.Popen([str(Path(sys.executable).with_name("gunicorn")), "--workers", "2", "--threads", "8",
                              "--bind", f"127.0.0.1:{port}", "--certfile", str(cert), "--keyfile", str(key),
                              "--no-control-socket", "scorekeeper:create_app()"],
                             cwd=tmp_path, env=env, stdout=log, stderr=log, start_new_session=True)
