@@ -31,8 +31,8 @@ def certificate(tmp_path):
 
 @pytest.fixture
 def https_server(tmp_path):
-    """Serve the app over HTTPS with gunicorn (as `make run` does, plus --certfile/--keyfile) on a fresh
-    SQLite database; yield the base URL."""
+    """Serve the app over HTTPS with gunicorn (--certfile/--keyfile: TLS at the app server, as a club might run
+    it without nginx) on a fresh SQLite database; yield the base URL."""
     cert, key = certificate(tmp_path)
     port = server.free_port()
     env = {k: v for k, v in os.environ.items() if k != "PROXY_FIX"}  # TLS ends at gunicorn: no proxy here
