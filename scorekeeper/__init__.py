@@ -65,8 +65,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     from flask_wtf.csrf import CSRFProtect
 
     Babel(app, locale_selector=_locale)
-    from .web import l10n
-    l10n.install(app)
     Compress(app)
     csrf = CSRFProtect(app)
 
@@ -79,16 +77,18 @@ def create_app(test_config: dict | None = None) -> Flask:
             setattr(g, app.config["WTF_CSRF_FIELD_NAME"], csrf._get_csrf_token())
 
     from . import store
-    from .web import (api, circles, counting, exports, health, limits, live, precompressed, pwa, rules, site,
-                      table_setup, tables)
+    from .web import (access, api, circles, counting, exports, health, home, limits, precompressed, pwa, rules, share,
+                      site, table_setup, tables, templating, watch)
     store.init_app(app)
     csrf.exempt(api.bp)
-    for blueprint in (api.bp, counting.bp, rules.bp, tables.bp, table_setup.bp, exports.bp, live.bp, pwa.bp,
-                      health.bp, circles.bp):
+    access.install(app)
+    for blueprint in (api.bp, home.bp, counting.bp, rules.bp, tables.bp, table_setup.bp, exports.bp, watch.bp, share.bp,
+                      pwa.bp, health.bp, circles.bp):
         app.register_blueprint(blueprint)
+    templating.install(app)
     site.install(app)
     precompressed.install(app)
-    limits.install(app)
+    limits.install(app, api=api.bp, exempt=health.bp)
     return app
 
 

@@ -128,14 +128,6 @@ def test_malformed_json(client, data):
     error(r, 400, "bad_request")
 
 
-def test_a_game_without_score_says_so(client, monkeypatch):
-    import dataclasses
-    from scorekeeper.engine.games import registry
-    monkeypatch.setitem(registry.GAMES, "scarto", dataclasses.replace(registry.GAMES["scarto"], score=None))
-    body = error(post(client, SCARTO), 400, "bad_request")
-    assert "isn't available" in body["message"]
-
-
 def test_no_cookie(client):
     assert "Set-Cookie" not in post(client, SCARTO).headers
 

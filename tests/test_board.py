@@ -8,28 +8,12 @@ import pytest
 from sqlalchemy import update
 
 from scorekeeper import store
-from scorekeeper.engine.games import get_game, resolve_rules
-from scorekeeper.web import board
+from scorekeeper.engine.games import get_game
+from scorekeeper.engine import evening
+from scorekeeper.engine.evening import Setup
+from scorekeeper.web import scoreboard
 
 HAND = {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna"}
-
-
-def test_cached_scores_equal_scores_worked_out_afresh(app):
-    with app.app_context():
-        table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
-        for i in range(30):
-            store.add_hand(table.id, {**HAND, "points": (i * 11) % 73}, f"c{i}")
-        store.edit_hand(table.id, 7, {**HAND, "points": 70}, "e7")  # an edit is a new key, never a stale one
-        hands = store.list_hands(table.id)
-        with app.test_request_context():
-            b = board.build(table, hands)
-        game = get_game("troccas")
-        fresh = {p: 0 for p in table.players}
-        for h in hands:  # the engine directly, no cache
-            for p, s in game.score(list(table.players), h.facts, resolve_rules(game, table.rules)).scores.items():
-                fresh[p] += s
-        assert b.units == fresh
-        assert b.rows[-1].after_units == fresh  # the running total after the last hand is the total
 
 
 def test_a_long_table_shows_the_latest_hands_and_pages_the_rest(client, app):
@@ -61,43 +45,44 @@ def test_a_kept_board_is_never_stale(client, app):
 def summary_of(b):
     """What a board says, row by row and in total (everything a page, a poll or settle-up reads)."""
     return ([(r.index, r.hand.number, r.dealer, r.scores, r.payouts, r.after_units, r.after_money, r.summary,
-              r.explanation, r.changes, r.low, r.high, r.charted) for r in b.rows],
+              r.warnings, r.error, r.changes, r.low, r.high, r.charted) for r in b.rows],
             b.units, b.money, b.next_dealer, b.games, b.players, b.left, b.pending)
 
 
 def test_a_board_kept_and_extended_by_added_hands_equals_one_built_from_the_facts(app):
-    """board.current scores only the hands added since the kept board; the result must never drift from a
+    """scoreboard.current scores only the hands added since the kept board; the result must never drift from a
     board rebuilt from every hand's facts (the running totals, totals, next dealer and the games of four deals)."""
     with app.app_context(), app.test_request_context():
         table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
         for i in range(6):
             store.add_hand(table.id, {**HAND, "points": (i * 13) % 73}, f"x{i}")
-        kept = board.current(store.get_table(table.id))
+        kept = scoreboard.current(store.get_table(table.id))[1]
         for i in range(6, 9):  # three more, with the kept board at 6 hands
             store.add_hand(table.id, {**HAND, "points": (i * 13) % 73}, f"x{i}")
         now = store.get_table(table.id)
-        extended = board.current(now)
+        extended = scoreboard.current(now)[1]
         assert len(extended.rows) == 9 and all(a is b for a, b in zip(extended.rows[:6], kept.rows))  # reused, not rebuilt
-        assert summary_of(extended) == summary_of(board.build(now, store.list_hands(table.id)))
+        assert summary_of(extended) == summary_of(evening.build(Setup.of(now), store.list_hands(table.id), evening.latest(len(store.list_hands(table.id)))))
         for i in range(9, 14):  # one at a time, across the ends of games of four deals (games kept, not redone)
             store.add_hand(table.id, {**HAND, "points": (i * 13) % 73}, f"x{i}")
             now = store.get_table(table.id)
-            assert summary_of(board.current(now)) == summary_of(board.build(now, store.list_hands(table.id)))
+            assert summary_of(scoreboard.current(now)[1]) == summary_of(evening.build(Setup.of(now), store.list_hands(table.id), evening.latest(len(store.list_hands(table.id)))))
         # an edit among them is not an addition: the board is built afresh, and again equals the facts' board
         store.edit_hand(table.id, 2, {**HAND, "points": 72}, "x-edit")
         now = store.get_table(table.id)
-        assert summary_of(board.current(now)) == summary_of(board.build(now, store.list_hands(table.id)))
+        assert summary_of(scoreboard.current(now)[1]) == summary_of(evening.build(Setup.of(now), store.list_hands(table.id), evening.latest(len(store.list_hands(table.id)))))
 
 
 def test_the_chart_kept_with_the_rows_draws_what_every_running_total_says(app):
-    """web/chart.py reads the extremes and the hands scored from the last row (kept by web/board.py), not every
+    """web/chart.py reads the extremes and the hands scored from the last row (kept by engine/evening.py), not every
     hand: its chart must be the one worked out from all the running totals, here over 130 hands (sampled every
     3rd: 130 / 60 points, rounded up) whose totals wander up and down."""
     from scorekeeper.web.chart import HEIGHT, PAD, POINTS, WIDTH, chart, path
+    from scorekeeper.web.l10n import signed
     with app.app_context(), app.test_request_context():
         table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
         hands = [store.Hand(i, i, {**HAND, "points": (i * 29) % 73}, 1, None, None, None, None) for i in range(1, 131)]
-        b = board.build(table, hands, board.latest(len(hands)))
+        b = evening.build(Setup.of(table), hands, evening.latest(len(hands)))
         got = chart(b)
         series = {p: [0] + [r.after_units[p] for r in b.rows] for p in b.players}  # every running total
         low = min(min(line) for line in series.values())
@@ -109,7 +94,7 @@ def test_the_chart_kept_with_the_rows_draws_what_every_running_total_says(app):
         ys = {p: [round(PAD + (high - series[p][k]) * (HEIGHT - 2 * PAD) / ((high - low) or 1)) for k in ks]
               for p in b.players}
         assert [line["path"] for line in got["lines"]] == [path(xs, ys[p]) for p in b.players]
-        assert "After 130 hands: " + ", ".join(f"{p} {board.l10n.signed(series[p][-1])}" for p in b.players) \
+        assert "After 130 hands: " + ", ".join(f"{p} {signed(series[p][-1])}" for p in b.players) \
             in got["words"]
 
 
@@ -121,21 +106,21 @@ def test_a_board_built_after_a_save_meanwhile_shows_the_table_its_hands_are_of(a
         store.add_hand(table.id, {**HAND, "points": 40}, "s1")
         seen = store.get_table(table.id)  # version 1
         store.add_hand(table.id, {**HAND, "points": 30}, "s2")  # version 2, saved before the board is built
-        b = board.current(seen)  # no board kept yet: built from the hands as they are now
-        assert (b.table.version, len(b.rows)) == (2, 2)
-        assert board.current(store.get_table(table.id)) is b  # kept as version 2
+        shown, b = scoreboard.current(seen)  # no evening kept yet: built from the hands as they are now
+        assert (shown.version, len(b.rows)) == (2, 2)
+        assert scoreboard.current(store.get_table(table.id))[1] is b  # kept as version 2
 
 
 def test_a_change_of_the_table_is_never_extended_over(app):
     with app.app_context(), app.test_request_context():
         table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
         store.add_hand(table.id, {**HAND, "points": 40}, "y1")
-        board.current(store.get_table(table.id))
+        scoreboard.current(store.get_table(table.id))
         store.change_table(table.id, ["Anna", "Ben", "Cla", "Zoë"], 10, {}, {}, get_game("troccas").rename, "y-stake")  # the stake doubles
         store.add_hand(table.id, {**HAND, "points": 40}, "y2")
         now = store.get_table(table.id)
-        b = board.current(now)
-        assert summary_of(b) == summary_of(board.build(now, store.list_hands(table.id)))
+        b = scoreboard.current(now)[1]
+        assert summary_of(b) == summary_of(evening.build(Setup.of(now), store.list_hands(table.id), evening.latest(len(store.list_hands(table.id)))))
         assert b.money["Anna"] == 4 * 5 + 4 * 10  # +4 units at 5 Rappen, then +4 at 10 (40 − 36, docs/rules.md §1)
 
 
@@ -155,7 +140,7 @@ def test_a_game_of_four_deals_names_its_winners_or_a_draw(client, app):
 def test_the_boards_kept_hold_at_most_rows_kept_hands_counted_as_they_come_and_go(client, app, monkeypatch):
     """The kept boards count their rows as boards are kept, replaced and dropped (not summed on every request):
     the count is always the sum, and the oldest boards go once it passes ROWS_KEPT."""
-    monkeypatch.setattr(board, "ROWS_KEPT", 10)
+    monkeypatch.setattr(scoreboard, "ROWS_KEPT", 10)
     hand = {"partner": "Cla", "side": "first", "points": "40"}
     urls = []
     for t in range(4):
@@ -167,25 +152,25 @@ def test_the_boards_kept_hold_at_most_rows_kept_hands_counted_as_they_come_and_g
             client.post(urls[-1] + "/hands", data={**hand, "token": f"k{t}x{i}"},
                         headers={"HX-Request": "true", "HX-Target": "hand-form"})
         kept = app.extensions["boards"]
-        assert kept.rows == sum(len(b.rows) for _v, b in kept.boards.values())
+        assert kept.rows == sum(len(e.rows) for _v, _t, e in kept.boards.values())
         assert kept.rows <= 10 or len(kept.boards) == 1
     # 4 tables of 4 hands: only the two newest fit in 10 rows
-    assert [b.table.id for _v, b in app.extensions["boards"].boards.values()] == [u.rsplit("/", 1)[1] for u in urls[2:]]
+    assert [t.id for _v, t, _e in app.extensions["boards"].boards.values()] == [u.rsplit("/", 1)[1] for u in urls[2:]]
 
 
 def test_the_kept_rows_count_follows_every_board_kept_replaced_and_dropped(monkeypatch):
     """_Kept counts rows as boards are kept, replaced by a longer one, and dropped least recently used first."""
     from types import SimpleNamespace
-    monkeypatch.setattr(board, "ROWS_KEPT", 22)
-    kept = board._Kept()
+    monkeypatch.setattr(scoreboard, "ROWS_KEPT", 22)
+    kept = scoreboard._Kept()
     for key, n in (("a", 3), ("b", 4), ("c", 5), ("d", 6)):
-        kept.keep(key, 1, SimpleNamespace(rows=[None] * n))
-    kept.keep("a", 2, SimpleNamespace(rows=[None] * 7))  # a board replaced by a longer one: 7 + 4 + 5 + 6
+        kept.keep(key, SimpleNamespace(version=1), SimpleNamespace(rows=[None] * n))
+    kept.keep("a", SimpleNamespace(version=2), SimpleNamespace(rows=[None] * 7))  # a board replaced by a longer one: 7 + 4 + 5 + 6
     assert kept.rows == 22 and list(kept.boards) == ["b", "c", "d", "a"]
     assert kept.get("b")[0] == 1 and kept.get("gone") is None  # b now the most recently used
-    kept.keep("e", 1, SimpleNamespace(rows=[None] * 8))  # 30 rows: c (5) and d (6) go, the least used
+    kept.keep("e", SimpleNamespace(version=1), SimpleNamespace(rows=[None] * 8))  # 30 rows: c (5) and d (6) go, the least used
     assert list(kept.boards) == ["a", "b", "e"] and kept.rows == 19  # 7 + 4 + 8
-    kept.keep("f", 1, SimpleNamespace(rows=[None] * 30))  # more than all alone: everything else goes
+    kept.keep("f", SimpleNamespace(version=1), SimpleNamespace(rows=[None] * 30))  # more than all alone: everything else goes
     assert list(kept.boards) == ["f"] and kept.rows == 30
 
 
@@ -273,13 +258,13 @@ def test_what_a_game_raises_on_facts_it_never_saw_is_that_rows_sentence(client, 
     """A game's score() that fails on stored facts with a Python error (not a sentence of its own) fails that row
     only: the row says the hand can't be read, the others count, every page answers."""
     table_id = broken_table(app, "facts", {**HAND, "points": 41}, 2)  # a good hand, until the game can't score it
-    real = board._scored
+    real = evening._scored
 
     def scored(game_id, players, facts, rules):
         if '"points": 41' in facts:
             raise error("points")
         return real(game_id, players, facts, rules)
-    monkeypatch.setattr(board, "_scored", scored)
+    monkeypatch.setattr(evening, "_scored", scored)
     url = f"/t/{table_id}"
     for path in (url, url.replace("/t/", "/v/"), url + "/board", url + "/export.csv", url + "/export.json",
                  url + "/hands/2", url + "/hands/2/how"):

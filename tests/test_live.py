@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from scorekeeper import create_app, store
-from scorekeeper.web import live
+from scorekeeper.web import links as sharing
 
 TROCCAS = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
            "first_dealer": "0", "stake": "0.05", "currency": "CHF", "rule_all_tricks_take_scart": "y"}
@@ -274,7 +274,7 @@ def test_the_table_page_polls_only_the_scoreboard(client):
 # ---- at home on the Wi-Fi ----
 
 def test_the_home_page_shows_the_lan_address_only_when_serving_every_interface(tmp_path, monkeypatch):
-    monkeypatch.setattr(live, "lan_address", lambda: "192.168.1.20")
+    monkeypatch.setattr(sharing, "lan_address", lambda: "192.168.1.20")
     config = {"TESTING": True, "SECRET_KEY": "s", "DATABASE_URL": f"sqlite:///{tmp_path / 'h.sqlite'}"}
     wide = create_app({**config, "SERVE_HOST": "0.0.0.0", "SERVE_PORT": "8000"}).test_client()
     page = wide.get("/").get_data(as_text=True)
@@ -284,7 +284,7 @@ def test_the_home_page_shows_the_lan_address_only_when_serving_every_interface(t
 
 
 def test_share_links_opened_on_localhost_use_the_lan_address(tmp_path, monkeypatch):
-    monkeypatch.setattr(live, "lan_address", lambda: "192.168.1.20")
+    monkeypatch.setattr(sharing, "lan_address", lambda: "192.168.1.20")
     app = create_app({"TESTING": True, "SECRET_KEY": "s", "DATABASE_URL": f"sqlite:///{tmp_path / 'h.sqlite'}",
                       "WTF_CSRF_ENABLED": False, "SERVE_HOST": "0.0.0.0", "SERVE_PORT": "8000"})
     client = app.test_client()
@@ -293,7 +293,7 @@ def test_share_links_opened_on_localhost_use_the_lan_address(tmp_path, monkeypat
 
 
 def test_the_lan_address_is_never_loopback():
-    address = live.lan_address()
+    address = sharing.lan_address()
     assert address is None or not address.startswith("127.")
 
 

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
-from scorekeeper.web.live import lan_address
+from scorekeeper.web.links import lan_address
 from test_tables_browser import saved_and_settled
 
 pytestmark = pytest.mark.browser

@@ -16,7 +16,7 @@ import pytest
 import rcssmin
 import rjsmin
 
-from scorekeeper.web import pwa
+from scorekeeper.web import assets
 
 ROOT = Path(__file__).resolve().parent.parent
 BROWSER = "gzip, deflate, br, zstd"  # what Chromium sends
@@ -45,7 +45,7 @@ def get(client, url, encoding=BROWSER, **headers):
 
 def test_scripts_and_styles_come_brotli_compressed_at_its_best_and_cached_a_year(app, client):
     urls = static_urls(client)
-    assert set(pwa.PRECACHE) <= set(urls)
+    assert set(assets.PRECACHE) <= set(urls)
     for name, url in urls.items():
         source = (ROOT / "static" / name).read_bytes()
         r, data = get(client, url)
@@ -55,7 +55,7 @@ def test_scripts_and_styles_come_brotli_compressed_at_its_best_and_cached_a_year
         assert r.headers["Vary"] == "Accept-Encoding"
         assert r.headers["Cache-Control"] == "public, max-age=31536000, immutable"
         with app.app_context():
-            assert r.headers["ETag"] == f'"{pwa.digest(name)}-br"'
+            assert r.headers["ETag"] == f'"{assets.digest(name)}-br"'
         assert r.headers["X-Content-Type-Options"] == "nosniff"
         assert r.mimetype == ("text/css" if name.endswith(".css") else "text/javascript")
 
@@ -88,12 +88,12 @@ def test_a_changed_file_is_a_new_url_and_its_new_bytes(app, tmp_path):
     client = app.test_client()
     (tmp_path / "x.css").write_text("a{color:blue}" * 50)
     with app.test_request_context():
-        first = pwa.static_url("x.css")
+        first = assets.static_url("x.css")
     r, data = get(client, first)
     assert brotli.decompress(data) == (tmp_path / "x.css").read_bytes()
     (tmp_path / "x.css").write_text("a{color:red}" * 50)
     with app.test_request_context():
-        second = pwa.static_url("x.css")
+        second = assets.static_url("x.css")
     assert second != first
     r, data = get(client, second)
     assert brotli.decompress(data) == b"a{color:red}" * 50
@@ -134,11 +134,11 @@ def test_a_change_to_a_comment_alone_is_still_a_new_url_and_etag(app, tmp_path):
     client = app.test_client()
     (tmp_path / "x.js").write_text("/* one */\nvar a = 1;\n")
     with app.test_request_context():
-        first = pwa.static_url("x.js")
+        first = assets.static_url("x.js")
     r1, body1 = get(client, first, "identity")
     (tmp_path / "x.js").write_text("/* two, longer */\nvar a = 1;\n")
     with app.test_request_context():
-        second = pwa.static_url("x.js")
+        second = assets.static_url("x.js")
     r2, body2 = get(client, second, "identity")
     assert body1 == body2 == b"var a=1;"  # the comment and the whitespace gone
     assert second != first and r2.headers["ETag"] != r1.headers["ETag"]
@@ -174,7 +174,7 @@ def test_our_scripts_and_styles_are_sent_minified_in_every_encoding(client):
 
 
 def test_the_vendored_htmx_is_sent_as_it_is(client):
-    name = next(f for f in pwa.PRECACHE if f.startswith("vendor/"))  # already minified by its authors
+    name = next(f for f in assets.PRECACHE if f.startswith("vendor/"))  # already minified by its authors
     r, data = get(client, static_urls(client)[name], "identity")
     assert data == (ROOT / "static" / name).read_bytes()
 

@@ -101,3 +101,14 @@ def test_no_import_cycle_anywhere():
     for start in sorted(graph):
         visit(start, [start], {start})
     assert not cycles, cycles[:5]
+
+
+def test_no_module_imports_a_view_module():
+    """A view module (one with a Blueprint's routes) is imported by the app factory alone: what two areas share
+    (access, the scoreboard's protocol, links, the deck's tiles) lives in a module without views (REVIEW.md §5)."""
+    web = sorted((ROOT / "web").glob("*.py"))
+    views = {f"scorekeeper.web.{p.stem}" for p in web if "Blueprint(" in p.read_text()}
+    assert {"scorekeeper.web.tables", "scorekeeper.web.watch", "scorekeeper.web.share"} <= views  # the test sees them
+    wrong = [f"{p.relative_to(ROOT)} imports {m}" for p in [*web, *sorted((ROOT / "store").rglob("*.py"))]
+             for m in module_imports(p) if m in views and m != f"scorekeeper.web.{p.stem}"]
+    assert not wrong, wrong

@@ -5,7 +5,7 @@ import json
 import re
 from pathlib import Path
 
-from scorekeeper.web import pwa
+from scorekeeper.web import assets, pwa
 
 ROOT = Path(__file__).resolve().parent.parent
 TROCCAS = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
@@ -44,7 +44,7 @@ def test_the_service_worker_is_served_from_the_root_and_allowed_by_the_csp(clien
     assert r.headers["Cache-Control"] == "no-cache"
     body = r.get_data(as_text=True)
     assert "var BUILD = {};" not in body and re.search(r'"version":\s*"[0-9a-f]{12}"', body)  # minified: no space
-    for f in pwa.PRECACHE:
+    for f in assets.PRECACHE:
         assert re.search(rf'"/static/{re.escape(f)}\?v=[0-9a-f]{{12}}"', body), f
     assert client.get("/sw.js", headers={"If-None-Match": r.headers["ETag"]}).status_code == 304
     csp = r.headers["Content-Security-Policy"]
@@ -76,10 +76,10 @@ def test_a_changed_file_gets_a_new_url(app, tmp_path):
     (tmp_path / "x.css").write_text("a{}")
     app.static_folder = str(tmp_path)
     with app.test_request_context():
-        first = pwa.static_url("x.css")
+        first = assets.static_url("x.css")
         (tmp_path / "x.css").write_text("a{color:red}")
-        assert pwa.static_url("x.css") != first
-        assert pwa.static_url("missing.css") == "/static/missing.css"
+        assert assets.static_url("x.css") != first
+        assert assets.static_url("missing.css") == "/static/missing.css"
 
 
 def test_the_offline_page_and_the_queue_token(client):

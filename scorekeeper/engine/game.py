@@ -6,12 +6,24 @@ gathers the games (registry.py), so importing it back would make a cycle.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Callable
 
 from . import cards as C
 from .counting import Count, direct_sum, in_groups, in_halves
 from .errors import BadHand, BadRequest, TooManyCards, UnknownPlayer
 from .text import N_, Line, line
+
+
+class Counting(StrEnum):
+    """How a game's card points are counted: card by card (SUM), in groups of a few cards less a point or two
+    each (GROUPS: Troccas's fours, the Italian threes), in pairs of halves (HALVES: French Tarot), or not at all:
+    only tricks count (TRICKS: Triomphe Forcée)."""
+
+    SUM = "sum"
+    GROUPS = "groups"
+    HALVES = "halves"
+    TRICKS = "tricks"
 
 
 @dataclass(frozen=True)
@@ -53,7 +65,7 @@ class Game:
     min_players: int
     max_players: int
     deck: tuple[str, ...]
-    counting: str  # "sum", "groups", "halves" or "tricks"
+    counting: Counting  # (a game file may give its value, "sum": it is made a Counting)
     values: Callable[[dict], dict]  # rules -> {card: nominal value}
     score: Callable  # score(players, hand, rules) -> Result
     entry: Callable  # entry(players, rules, last facts or None) -> entry.Entry
@@ -85,6 +97,14 @@ class Game:
     # house-rule values that each fit their option but can't be played (French Tarot's poignée thresholds above the
     # cards a player holds): {option: Line}, checked where a table is opened, changed or imported
     rule_problems: Callable[[dict], dict] = lambda rules: {}
+
+    def __post_init__(self):
+        object.__setattr__(self, "counting", Counting(self.counting))  # "groups" is Counting.GROUPS; "x" is refused
+
+    @property
+    def counts_cards(self) -> bool:
+        """Whether the game's cards have points to count (not a game of tricks alone)."""
+        return self.counting is not Counting.TRICKS
 
     def players_allowed(self, rules: dict) -> range:
         """Return the player counts this table's house rules allow."""
@@ -167,7 +187,7 @@ def _fits(value, opt: Option) -> bool:
 def count_pile(game: Game, cards: list[str], rules: dict) -> Count:
     """Count a pile of canonical card codes by the game's scheme, with the rest and any warnings."""
     values = game.values(rules)
-    if game.counting == "tricks":
+    if game.counting is Counting.TRICKS:
         raise BadRequest(line("{game} has no card points to count: only tricks count.", game=line(game.name)))
     if len(cards) > len(game.deck):
         raise TooManyCards(line("A pile can't have more than the {n_deck} cards of the deck.", n_deck=len(game.deck)))
@@ -182,9 +202,9 @@ def count_pile(game: Game, cards: list[str], rules: dict) -> Count:
 
 
 def _count(game: Game, cards, values) -> Count:
-    if game.counting == "sum":
+    if game.counting is Counting.SUM:
         return direct_sum(cards, values)
-    if game.counting == "groups":
+    if game.counting is Counting.GROUPS:
         return in_groups(cards, values, game.group_size)
     return in_halves(cards, values, game.oudlers)
 

@@ -10,7 +10,6 @@ from pathlib import Path
 
 from flask import Flask, current_app
 from sqlalchemy import create_engine, event, text
-from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
 from ..paths import resource

@@ -167,8 +167,6 @@ def score():
     if data.get("rules") is not None and not isinstance(data["rules"], dict):
         raise BadRequest(line("“rules” must be an object of house-rule options."))
     game, rules = request_game(data)
-    if game.score is None:
-        raise BadRequest(line("Scoring {game} isn't available yet; /api/v1/count still counts its piles.", game=line(game.name)))
     players = data["players"]
     if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
         raise BadRequest(line("“players” must be a list of names in seating order."))

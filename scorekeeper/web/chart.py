@@ -36,7 +36,7 @@ def chart(board) -> dict | None:
     if last is None or last.charted < 2:
         return None  # one hand is no story yet
     # a hand the engine can't score (the rules changed under it) is no point of the line; the extremes are
-    # kept with the rows (web/board.py), so a long evening's chart costs its 60 points, not every hand
+    # kept with the rows (engine/evening.py), so a long evening's chart costs its 60 points, not every hand
     rows = board.rows if last.charted == len(board.rows) else [r for r in board.rows if not r.error]
     players = in_order_of_arrival(board)
     low, high = last.low, last.high

@@ -17,8 +17,9 @@ from ..engine import season
 from ..engine.games import get_game
 from ..engine.settle import BANK, COINS
 from ..store import circles
-from . import board
-from .live import external
+from ..engine import evening
+from ..engine.evening import Setup
+from .links import external
 
 bp = Blueprint("circles", __name__)
 
@@ -74,7 +75,7 @@ def evenings(circle_id: str) -> list[tuple]:
     """Return (table, evening) for each table of the circle, oldest first: the season's facts of each."""
     out = []
     for table in circles.circle_tables(circle_id):
-        b = board.build(table, store.list_hands(table.id), range(0))  # totals only: no sentences
+        b = evening.build(Setup.of(table), store.list_hands(table.id), range(0))  # totals only: no sentences
         when = table.created_at if table.created_at.tzinfo else table.created_at.replace(tzinfo=timezone.utc)
         out.append((table, len(b.rows), season.Evening(table.id, table.game, when.date(), table.currency,
                                                         dict(b.units), dict(b.money))))

@@ -22,7 +22,7 @@ from ..engine.games import CLASSES, cards_for_classes, class_sizes, count_pile, 
 from ..engine.naming import class_label
 from .l10n import locale_id, points, say
 from . import hand_form
-from .counting import group_size
+from .deck import group_size
 
 SEGMENTED = 6  # a class of at most this many cards gets one button per count (one tap), the rest a number
 
@@ -51,7 +51,7 @@ class Aid:
 
 def start(game, table, formdata) -> Aid:
     """Return the counting aid for a form: its classes, and the groups and taps posted with it."""
-    if game.counting == "tricks":
+    if not game.counts_cards:
         return Aid([])  # no card points: nothing to count, whatever was posted
     rules = resolve_rules(game, table.rules)
     aid = Aid(rows(game, table, formdata), group_size=group_size(game), counted=formdata.get("counted", "")[:60])
@@ -118,7 +118,7 @@ def url(table) -> str:
     version of the app, of its words or of the rules is a new address.
     """
     rules = _json(table.rules)
-    return url_for("tables.aid", game_id=table.game, rules=rules, v=_fragment(table.game, rules, locale_id())[1])
+    return url_for("counting.aid", game_id=table.game, rules=rules, v=_fragment(table.game, rules, locale_id())[1])
 
 
 def fragment(game_id: str, rules: dict) -> tuple[str, str]:

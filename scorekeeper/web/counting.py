@@ -1,38 +1,24 @@
-"""The pages a player sees: home and the counting page (tap, by class, group by group)."""
+"""The counting pages (tap the cards, by class, group by group), and the counting aid's cards a hand form fetches."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+import json
+
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ..engine import cards as C
-from .l10n import points, say
+from .l10n import say
 from ..engine.errors import ScoreError, UnknownGame
 from .table_form import digits
 from ..engine.games import (CLASSES, all_games, cards_for_classes, class_sizes,
                     count_pile, get_game, resolve_rules)
-from ..engine.naming import card_name, label, naming
-from ..engine.naming import class_label as naming_class_label
+from .deck import card_title, class_label, deck_sections, group_size
+from . import count_aid
+from .assets import kept_by_digest
 
 bp = Blueprint("counting", __name__)
 
 COUNTING_OPTIONS = ("honour_trump",)  # the house rules that change a card's value
-
-
-@bp.app_template_filter("say")
-def say_filter(value) -> str:
-    """Render a Line or a name in the reader's language."""
-    return say(value)
-
-
-@bp.app_template_filter("pts")
-def pts_filter(value) -> str:
-    """Write points for people: 53 or 40.5."""
-    return points(value)
-
-
-@bp.get("/")
-def home():
-    return render_template("home.html", games=all_games().values())
 
 
 @bp.get("/count")
@@ -44,7 +30,7 @@ def count_start():
 def count(game_id):
     """Tap cards into the pile; each tap recounts it."""
     game = load_game(game_id)
-    if game.counting == "tricks":
+    if not game.counts_cards:
         return render_template("count_tricks.html", game=game, games=counting_games())
     rules, rule_error = form_rules(game)
     picked = request.form.getlist("card") if request.method == "POST" else []
@@ -169,23 +155,14 @@ def load_game(game_id: str, counting_only: bool = False):
         game = get_game(game_id)
     except UnknownGame:
         abort(404)
-    if counting_only and game.counting == "tricks":
+    if counting_only and not game.counts_cards:
         abort(404)
     return game
 
 
 def counting_games() -> dict:
     """Return the games whose piles are counted in card points."""
-    return {gid: g for gid, g in all_games().items() if g.counting != "tricks"}
-
-
-def group_size(game) -> int | None:
-    """Return how many cards players count at once: 4 Troccas, 3 Italian/1659, a pair French Tarot."""
-    if game.counting == "groups":
-        return game.group_size
-    if game.counting == "halves":
-        return 2  # french-tarot-wikipedia.txt: "Cards are paired"
-    return None
+    return {gid: g for gid, g in all_games().items() if g.counts_cards}
 
 
 def form_rules(game):
@@ -198,31 +175,17 @@ def form_rules(game):
         return resolve_rules(game, None), _("Choose one of the listed house rules.")
 
 
-def deck_sections(game, rules) -> list[dict]:
-    """Split the deck into trumps (with the Fool) and the four suits, each card with its label."""
-    n, values = naming(game, rules), game.values(rules)  # the value table once, not once per card
-    trumps = [c for c in game.deck if C.suit_of(c) is None]
-    out = [dict(key="trumps", title=None, cards=[card_tile(game, c, rules, values) for c in trumps])]
-    for suit in C.SUITS:
-        cards = [c for c in game.deck if C.suit_of(c) == suit]
-        out.append(dict(key=suit, title=n.suits[suit], mark=n.suit_marks[suit],
-                        cards=[card_tile(game, c, rules, values) for c in cards]))
-    return out
-
-
-def card_tile(game, card: str, rules, values: dict | None = None) -> dict:
-    """Return what a card's tile shows: its index, its name and its full title for screen readers."""
-    lab = label(game, card, rules)
-    return dict(code=card, index=lab.index, name=lab.name, title=card_title(game, card, rules),
-                value=(values or game.values(rules))[card])
-
-
-@bp.app_template_global()
-def card_title(game, card: str, rules) -> str:
-    """Return the card's full name, e.g. "Munt (XXI)" or "König Rosen"."""
-    return card_name(game, card, rules, _)
-
-
-def class_label(game, name: str, rules) -> str:
-    """Return the words for a class of cards in this game (the honour trumps by their names)."""
-    return say(naming_class_label(game, name, rules))
+@bp.get("/count/<game_id>/aid")
+def aid(game_id):
+    """The counting aid's classes and cards, empty, for a game and house rules: what a table page's new-hand form
+    fetches (count_aid.url); kept for a year when asked by the digest of what it is now."""
+    try:
+        game = get_game(game_id)
+        rules = json.loads(request.args.get("rules", "{}"))
+        if not isinstance(rules, dict) or not game.counts_cards:  # no cards to count in a game of tricks
+            abort(404)
+        resolve_rules(game, rules)
+    except (ValueError, RecursionError):  # no such game or house rule (a ScoreError), no JSON, or nested too deep
+        abort(404)
+    html, digest = count_aid.fragment(game.id, rules)
+    return kept_by_digest(make_response(html), digest)

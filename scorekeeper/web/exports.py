@@ -14,7 +14,9 @@ from flask_babel import gettext as _
 
 from .. import store
 from ..engine.seating import next_dealer
-from . import board, bounds, stats
+from ..engine import evening
+from ..engine.evening import Setup
+from . import bounds, said
 from .l10n import locale_id, say
 from ..engine.errors import ScoreError
 from ..engine.games import all_games, resolve_rules
@@ -22,7 +24,7 @@ from ..engine.settle import COINS
 from ..engine.text import fmt_points, line
 from .house_rules import option_title
 from .seating_check import check_seating, tidy
-from .tables import load
+from .access import load, viewer_ok
 
 FORMAT = "scorekeeper.table"
 MAX_IMPORT = 2_000_000  # bytes: thousands of hands
@@ -32,7 +34,7 @@ bp = Blueprint("exports", __name__)
 
 def table_json(table, hands) -> dict:
     """Describe a table and its hands; totals are included for reading, re-derived on import."""
-    b = board.build(table, hands, range(0))  # the totals and numbers; no sentences
+    b = evening.build(Setup.of(table), hands, range(0))  # the totals and numbers; no sentences
     return {
         "format": FORMAT, "format_version": 1,
         "game": table.game, "players": list(table.players), "rules": table.rules, "stake": table.stake,
@@ -42,11 +44,19 @@ def table_json(table, hands) -> dict:
                    "updated_at": h.updated_at.isoformat(), "dealer": h.dealer, "setup": h.setup, "hand": h.facts}
                   for h in hands],
         "totals": {"units": b.units, "money": b.money},
-        "numbers": stats.as_json(stats.numbers(b)),  # for reading; re-derived, never imported
+        "numbers": numbers_json(evening.numbers(b)),  # for reading; re-derived, never imported
     }
 
 
+def numbers_json(n: evening.Numbers) -> dict:
+    """The evening in numbers for the JSON export."""
+    return {"players": [{"name": p.name, "hands": p.hands, "declared": p.declared, "won": p.won, "best": p.best,
+                         "worst": p.worst, "biggest_payout": p.biggest} for p in n.players],
+            "contracts": [{"contract": say(c), "taken": t, "made": m} for c, t, m in n.contracts]}
+
+
 @bp.get("/t/<table_id>/export.json", endpoint="json")
+@viewer_ok
 def json_file(table_id):
     table, _game = load(table_id)
     body = json.dumps(table_json(table, store.list_hands(table.id)), ensure_ascii=False, indent=1)
@@ -55,9 +65,10 @@ def json_file(table_id):
 
 
 @bp.get("/t/<table_id>/export.csv", endpoint="csv")
+@viewer_ok
 def csv_file(table_id):
     table, _game = load(table_id)
-    b = board.build(table, store.list_hands(table.id))  # the summaries, not the working
+    b = evening.build(Setup.of(table), store.list_hands(table.id))  # the summaries, not the working
     dialect = spreadsheet_dialect(locale_id(table.currency))
     out = io.StringIO()
     out.write("\ufeff")  # a UTF-8 byte order mark: Excel reads accents and names as UTF-8 only with it
@@ -71,10 +82,10 @@ def csv_file(table_id):
                + [_text(f"{p} ({unit})") for p in players]
                + [_text(f"{p} ({table.currency})") for p in players] + [_text(_("Changes"))])
     for r in b.rows:
-        w.writerow([r.index, _text(r.dealer), _text(r.summary)] + [number(r.scores[p]) if p in r.scores else ""
+        w.writerow([r.index, _text(r.dealer), _text(say(r.summary) if r.summary else "")] + [number(r.scores[p]) if p in r.scores else ""
                                                                     for p in players]
                    + [number(_decimal(r.payouts[p])) if p in r.payouts else "" for p in players]
-                   + [_text("; ".join(r.changes))])
+                   + [_text("; ".join(said.changes(r.changes, b.game, table.currency)))])
     w.writerow([_text(_("Total")), "", ""] + [number(b.units[p]) for p in players]
                + [number(_decimal(b.money[p])) for p in players])
     return Response(out.getvalue(), mimetype="text/csv",
@@ -196,12 +207,12 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
             raise BadImport(_("Hand %(n)s: the dealer “%(name)s” is not one of the players at that hand "
                               "(%(players)s).", n=number, name=dealer, players=", ".join(under.players)))
         try:
-            board.score(under, item["hand"])
-            board.summary(under, item["hand"])  # what the hand's row says of it
+            said.score(under, item["hand"])
+            said.summary(under, item["hand"])  # what the hand's row says of it
         except ScoreError as e:
             raise BadImport(_("Hand %(n)s: %(message)s", n=number, message=say(e))) from None
-        except board.DAMAGED:
-            raise BadImport(_("Hand %(n)s: %(message)s", n=number, message=board.damaged_facts())) from None
+        except evening.DAMAGED:
+            raise BadImport(_("Hand %(n)s: %(message)s", n=number, message=say(evening.DAMAGED_FACTS))) from None
         hands.append(store.Hand(0, number, item["hand"], item["version"], _when(item.get("created_at")),
                                 _when(item.get("updated_at")), dealer, setup))
     # a file from before dealers were stored: each hand's dealer follows the rotation, as it was shown

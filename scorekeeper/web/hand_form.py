@@ -121,7 +121,7 @@ def _declared(game_id: str, players: tuple, rules: str, last: str | None):
     try:
         entry = game.entry(list(players), resolved, None if last is None else json.loads(last))
     except (LookupError, TypeError, ValueError, AttributeError, StopIteration):
-        # the last hand's stored facts can't be read (web/board.py: DAMAGED): the next hand starts from no defaults
+        # the last hand's stored facts can't be read (engine/evening.py: DAMAGED): the next hand starts from no defaults
         entry = game.entry(list(players), resolved, None)
     return resolved, entry, repr(entry)
 

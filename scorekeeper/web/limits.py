@@ -11,13 +11,13 @@ from __future__ import annotations
 import math
 import time
 
-from flask import Flask, current_app, request
+from flask import Blueprint, Flask, current_app, request
 from flask_babel import gettext as _
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
 # endpoint -> the setting that limits its POSTs (opening a table, importing one)
-LIMITED_POSTS = {"tables.new_table": "RATELIMIT_TABLES", "exports.import_table": "RATELIMIT_IMPORTS"}
+LIMITED_POSTS = {"setup.new_table": "RATELIMIT_TABLES", "exports.import_table": "RATELIMIT_IMPORTS"}
 
 
 def _flag(value) -> bool:
@@ -27,9 +27,9 @@ def _flag(value) -> bool:
     return bool(value)
 
 
-def install(app: Flask) -> Limiter:
-    """Attach a limiter of its own to this app (each app counts alone) and limit the endpoints above."""
-    from . import api, health
+def install(app: Flask, api: Blueprint, exempt: Blueprint) -> Limiter:
+    """Attach a limiter of its own to this app (each app counts alone) and limit the endpoints above: the `api`
+    blueprint shares one limit, and `exempt` (the health checks) has none."""
 
     app.config["RATELIMIT_ENABLED"] = _flag(app.config.get("RATELIMIT_ENABLED", True))
     for key in ("MAX_HANDS", "MAX_URL", "MAX_CONTENT_LENGTH", "MAX_FORM_SIZE"):
@@ -38,8 +38,8 @@ def install(app: Flask) -> Limiter:
     limiter = Limiter(get_remote_address, app=app, storage_uri=app.config["RATELIMIT_STORAGE_URI"],
                       key_prefix="scorekeeper")
     # one count for the whole API (a blueprint's plain limit counts each endpoint apart)
-    limiter.shared_limit(lambda: current_app.config["RATELIMIT_API"], scope="api")(api.bp)
-    limiter.exempt(health.bp)  # a proxy asks every few seconds, even when every request is limited
+    limiter.shared_limit(lambda: current_app.config["RATELIMIT_API"], scope="api")(api)
+    limiter.exempt(exempt)  # a proxy asks every few seconds, even when every request is limited
     for endpoint, setting in LIMITED_POSTS.items():
         view = app.view_functions[endpoint]
         app.view_functions[endpoint] = limiter.limit(lambda setting=setting: current_app.config[setting],
@@ -50,7 +50,7 @@ def install(app: Flask) -> Limiter:
         def unlimited() -> bool:
             # what none of the limits above names (saving hands, pages, polls) skips the limiter's look-up of
             # its limits, ~2% of a saved hand's time; unless a deployer set a limit for every request
-            return request.blueprint != api.bp.name and request.endpoint not in LIMITED_POSTS
+            return request.blueprint != api.name and request.endpoint not in LIMITED_POSTS
 
     app.extensions["scorekeeper.limiter"] = limiter
     return limiter

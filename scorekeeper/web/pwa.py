@@ -11,37 +11,21 @@
 """
 from __future__ import annotations
 
-import hashlib
 import json
-from functools import lru_cache
-from pathlib import Path
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 
 from . import precompressed
+from .assets import THEME, words_script, build, digest, kept_by_digest, static_url, sw_source
 from .l10n import locale_id
 
 bp = Blueprint("pwa", __name__)
 
-YEAR = 60 * 60 * 24 * 365
-THEME = "#0b5394"  # app.css --accent
 ICONS = (("icons/icon-192.png", "192x192", "any"), ("icons/icon-512.png", "512x512", "any"),
          ("icons/maskable-512.png", "512x512", "maskable"))
-# Kept by the service worker at install: what every page needs (htmx, the styles, the scripts). The icons
-# are not: the home screen keeps its own copy. Nor is the home page: it is kept once opened, and until
-# then /offline (kept at install) lists this phone's tables.
-PRECACHE = ("app.css", "tables.js", "offline.js", "vendor/htmx-2.0.11.min.js")
-digest = precompressed.digest  # a static file's content digest: its URL's ?v= (static_url, hashed)
-
-
-def static_url(filename: str) -> str:
-    """Return a static file's URL with its content digest (`/static/app.css?v=3f2a...`)."""
-    return url_for("static", filename=filename)
-
-
 @bp.app_url_defaults
 def hashed(endpoint, values):
     if endpoint == "static" and "v" not in values:
@@ -50,37 +34,12 @@ def hashed(endpoint, values):
             values["v"] = v
 
 
-@bp.record_once
-def helpers(state):
-    state.app.jinja_env.globals.update({"static_url": static_url, "theme_colour": THEME, "words_url": words_url})
-
-
-def words_url() -> str:
-    """Return the address of static/offline.js's texts in this request's language, named by their digest."""
-    return url_for("pwa.words", v=_words(locale_id())[1])
-
-
-@lru_cache(maxsize=16)
-def _words(language: str) -> tuple[bytes, str]:
-    """Return the words script in a language (the request's: `language` keys it) and its digest."""
-    body = f"window.SK_WORDS={render_template('_offline_words.html').strip()};".encode()
-    return body, hashlib.sha256(body).hexdigest()[:12]
-
-
 @bp.get("/offline-words.js")
 def words():
     """static/offline.js's texts (_offline_words.html): the same on every page in a language, so they come once
     and are kept a year (and by the worker, like a file) under the digest of what they say."""
-    body, current = _words(locale_id())
+    body, current = words_script(locale_id())
     return kept_by_digest(Response(body, mimetype="text/javascript"), current)
-
-
-def kept_by_digest(response, current: str | None):
-    """Keep an answer a year if its URL names the digest of what it is now (?v=); otherwise revalidate every time
-    (an older digest is answered with today's content, which must not be kept under the old name)."""
-    fresh = current is not None and request.args.get("v") == current
-    response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable" if fresh else "no-cache"
-    return response
 
 
 @bp.after_app_request
@@ -89,34 +48,6 @@ def static_caching(response):
     if request.endpoint == "static" and response.status_code in (200, 304):
         kept_by_digest(response, digest((request.view_args or {}).get("filename", "")) or None)
     return response
-
-
-def build() -> dict:
-    """Return what this version's service worker keeps: its version and the URLs to cache at install."""
-    assets = [static_url(f) for f in PRECACHE]
-    source = sw_source()
-    version = hashlib.sha256("\n".join([source, *assets]).encode()).hexdigest()[:12]
-    return {"version": version, "assets": assets, "offline": url_for("pwa.offline")}
-
-
-def release() -> str:
-    """Return a digest of what renders the pages (the app's code, its templates and translations), read once
-    per set of folders: a new release is a new process. Part of a kept page's tag (web/live.py page_tag), so a
-    release that changes a page's markup alone is never answered with a 304 for the page a phone kept."""
-    return _release(current_app.root_path, current_app.template_folder)
-
-
-@lru_cache(maxsize=4)
-def _release(code: str, templates: str) -> str:
-    digest = hashlib.sha256()
-    for folder, patterns in ((Path(code), ("*.py", "*.mo")), (Path(templates), ("*.html",))):
-        for f in sorted(f for pattern in patterns for f in folder.rglob(pattern)):
-            digest.update(f.relative_to(folder).as_posix().encode() + b"\x00" + f.read_bytes() + b"\x00")
-    return digest.hexdigest()[:12]
-
-
-def sw_source() -> str:
-    return (Path(current_app.static_folder) / "sw.js").read_text(encoding="utf-8")
 
 
 @bp.get("/sw.js")
@@ -137,7 +68,7 @@ def manifest():
         "name": _("Scorekeeper"),
         "short_name": _("Scorekeeper"),
         "description": _("Count the cards, score the hand, settle the evening."),
-        "start_url": url_for("counting.home"),
+        "start_url": url_for("home.home"),
         "scope": "/",
         "id": "/",
         "display": "standalone",

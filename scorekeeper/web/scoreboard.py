@@ -1,10 +1,27 @@
-"""The live scoreboard's regions: the ids of the table page that a watcher's poll and a Save's answer bring anew.
+"""The live scoreboard: the one module that knows how a table's evening reaches every phone.
 
-Each region is one partial whose root element has that id; the answers (_board.html, with its rows-only switch,
-and _saved.html) render them, and htmx swaps each by id (hx-select-oob). The lists are declared here once, and the
-templates write their hx-select-oob from them (a region added is one partial and one name here).
+- The regions. Each is one partial whose root element has that id; the answers (_board.html, with its rows-only
+  switch, and _saved.html) render them, and htmx swaps each by id (hx-select-oob). The lists are declared here once,
+  and the templates write their hx-select-oob from them (a region added is one partial and one name here).
+- The kept evenings: one engine.evening.Evening per table and version, built once and extended by the hands a Save
+  adds (a kept evening holds no words: every language shows the same one).
+- The protocol: a version's ETag, the poll (304 while nothing changed, the rows added alone when only hands were
+  added, else every region), the page's tag (a phone's service worker asks with it), a Save's board half.
 """
 from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+
+from flask import Response, current_app, g, make_response, request, session
+
+from .. import store
+from ..engine import evening
+from ..engine.evening import Evening, Setup
+from . import l10n
+from .access import role
+from .assets import build, release
 
 BOARD = ("totals", "chart", "numbers-body", "seated", "hands")  # what any change of the table may move
 POLL = (*BOARD, "live", "hand-title")  # a poll: also its own element (the new tag) and the next hand's heading
@@ -15,3 +32,210 @@ REGIONS = {"poll": POLL, "save": SAVE}
 def select_oob(kind: str) -> str:
     """Return htmx's hx-select-oob list for an answer of `kind` ("poll", "save"): "#totals,#chart,…"."""
     return ",".join("#" + region for region in REGIONS[kind])
+
+
+# ---- the kept evenings ----
+
+ROWS_KEPT = 20_000  # hands kept in evenings per app process, all tables together (a few MB per thousand hands)
+_KEEPING = threading.Lock()
+
+
+class _Kept:
+    """The evenings an app keeps, (version, table, evening) by table id, least recently used first, and the rows
+    they hold together: counted as evenings are kept and dropped (a kept evening never changes), not summed on
+    every request. Used under _KEEPING."""
+
+    def __init__(self):
+        self.boards: OrderedDict = OrderedDict()
+        self.rows = 0
+
+    def get(self, key):
+        """Return (version, table, evening) kept under key, now the most recently used, or None."""
+        found = self.boards.get(key)
+        if found is not None:
+            self.boards.move_to_end(key)
+        return found
+
+    def keep(self, key, table, e: Evening) -> None:
+        """Keep an evening, in place of the key's older one; then drop the least recently used past ROWS_KEPT."""
+        old = self.boards.get(key)
+        self.rows += len(e.rows) - (len(old[2].rows) if old is not None else 0)
+        self.boards[key] = (table.version, table, e)
+        self.boards.move_to_end(key)
+        while len(self.boards) > 1 and self.rows > ROWS_KEPT:
+            _key, (_version, _table, gone) = self.boards.popitem(last=False)
+            self.rows -= len(gone.rows)
+
+
+def added_since(table_id: str, since: int, now_at: int):
+    """Return store.added_since(table_id, since), read once per request for a table at version `now_at`
+    (building the evening and answering a Save ask the same; a read before this request's own write is
+    another key, as it saw another version)."""
+    memo = g.setdefault("_added_since", {})
+    key = (table_id, since, now_at)
+    if key not in memo:
+        memo[key] = store.added_since(table_id, since)
+    return memo[key]
+
+
+def written(table_id: str, since: int, now_at: int, added: list) -> None:
+    """Note that this request's own write moved the table from version `since` to `now_at` by adding `added`
+    (and nothing else: it held the table's lock), so that added_since needn't read back what it just wrote."""
+    g.setdefault("_added_since", {})[(table_id, since, now_at)] = (now_at, list(added))
+
+
+def kept_version(table) -> int | None:
+    """Return the version of the evening kept for this table, if one is kept: a Save asks its write for the hands
+    added since (store.save_hand's `since`), so that the evening catches up on them without reading them apart."""
+    with _KEEPING:
+        kept = current_app.extensions.get("boards")
+        found = kept.boards.get(table.id) if kept is not None else None
+    return found[0] if found is not None else None
+
+
+def current(table) -> tuple[object, Evening]:
+    """Return (the table, its evening) as the table page and every watcher show them, built once per version.
+
+    The table is `table`, or the table as it is now if something was saved since `table` was read and the evening
+    had to be built from the hands (the caller shows this one, not its own). Kept per app (never across apps), one
+    evening per table: any change moves the version on, so a kept evening is never stale and an older version's
+    is dropped. Bounded by the hands the kept evenings hold; a lock keeps a worker's threads from tripping.
+    """
+    version = table.version
+    with _KEEPING:
+        kept = current_app.extensions.setdefault("boards", _Kept())
+        found = kept.get(table.id)
+        if found is not None and found[0] == version:
+            return found[1], found[2]
+    e = None
+    if found is not None and found[0] < version:
+        # hands only added since the kept evening (the changes log says so): score just those onto it
+        now_at, added = added_since(table.id, found[0], version)
+        kept_e = found[2]
+        if added and now_at == version and kept_e.rows and added[0].number > kept_e.rows[-1].hand.number:
+            e = evening.extend(kept_e, Setup.of(table), added)
+    if e is None:
+        at, hands = store.hands_at(table.id)
+        for _try in range(3):
+            if at is None or at == table.version:  # (None: no such table now; nothing newer to show)
+                break
+            # saved meanwhile, since `table` was read: the evening is of the table as the hands were read (its
+            # version with it), never newer hands under an older version, whose next poll would add them twice
+            table = store.get_table(table.id)
+            at, hands = store.hands_at(table.id)
+        e = evening.build(Setup.of(table), hands, evening.latest(len(hands)))
+    with _KEEPING:
+        newer = kept.boards.get(table.id)
+        if newer is None or newer[0] <= table.version:  # an evening another thread kept meanwhile may be newer
+            kept.keep(table.id, table, e)
+    return table, e
+
+
+def parts(table) -> dict:
+    """Return what the scoreboard partials (_totals, _hands…) need: the table they show, its game, its evening."""
+    table, e = current(table)
+    return dict(table=table, game=e.game, b=e)
+
+
+# ---- versions, tags and the poll ----
+
+def etag(version: int) -> str:
+    """Name one rendering of the scoreboard: the table's version (in the database), the role, the language."""
+    return f"v{version}.{role()}.{l10n.locale_id()}"
+
+
+def page_tag(table) -> str:
+    """Name what a table's page shows this phone, so that opening it again, unchanged, costs a 304.
+
+    The table's version, the role and the language with the region numbers and money are written in,
+    the address asked, this session's CSRF token and the app's files (both are in the page). Tokens for
+    the page's forms are in it too: a page is only ever reused while the table is at the same version,
+    so none of them was used (any change they make moves the version on), and the page renews them
+    anyway (static/offline.js). The release that renders it too: new markup is a new page.
+    """
+    tag = (etag(table.version), l10n.locale_id(table.currency), request.full_path,
+           session.get("csrf_token", ""), build()["version"], release())
+    return "p" + hashlib.sha256("\x00".join(tag).encode()).hexdigest()[:24]
+
+
+def answer_page(table, render):
+    """Answer a table's page (the scorer's or a viewer's): 304 if the phone holds this very page (its service
+    worker asks with the tag it kept, static/sw.js), else the page with its tag. A page carrying a message
+    said once (a flash: "Hand 7 saved") has none: it is never shown again."""
+    said_once = "_flashes" in session
+    tag = None if said_once else page_tag(table)
+    if tag is not None and tag in asked_tags():
+        response = Response(status=304)
+        response.set_etag(tag)
+        return response
+    response = make_response(render())
+    if not said_once and response.status_code == 200:
+        response.set_etag(page_tag(table))  # after rendering: a first page made this session's CSRF token
+    return response
+
+
+def asked_tags() -> set[str]:
+    """Return the tags the phone's If-None-Match names, each without the encoding Flask-Compress adds to a
+    compressed 200's ETag ("<tag>:br", ":gzip"): the same page or version either way."""
+    return {t.split(":")[0] for t in request.if_none_match.as_set(include_weak=True)}
+
+
+def shown_version(tags=None) -> int | None:
+    """Return the version the phone shows, from its If-None-Match (or `tags`), if it is this role and language's."""
+    _v, role_now, locale_now = etag(0).split(".", 2)
+    for tag in (asked_tags() if tags is None else tags):
+        version, _, rest = tag.split(":")[0].partition(".")  # X-Board may carry the encoding too
+        if rest == f"{role_now}.{locale_now}" and version[1:].isascii() and version[1:].isdigit() \
+                and version.startswith("v") and len(version) < 12:
+            return int(version[1:])
+    return None
+
+
+def shown_by_form() -> int | None:
+    """Return the version the saving phone's page shows (X-Board, the poll's ETag, sent by static/offline.js)."""
+    tag = request.headers.get("X-Board", "")
+    return shown_version([tag.strip().strip('"')]) if 0 < len(tag) < 80 else None
+
+
+def only_added(table, e: Evening, shown: int | None) -> int | None:
+    """Return how many hands, the last rows of evening `e`, were added since version `shown` and nothing else.
+
+    None if anything else happened (an edit, a delete, an undo, a change of the table, whose "From hand …"
+    lines only the whole list says right), or it can't be told: then the whole board is sent.
+    """
+    if shown is None or e.pending:
+        return None
+    now_at, added = added_since(table.id, shown, table.version)
+    rows = e.rows
+    if (not added or now_at != table.version or len(rows) <= len(added)
+            or [r.hand.number for r in rows[-len(added):]] != [h.number for h in added]
+            or any(r.changes for r in rows[-len(added):])):
+        return None
+    return len(added)
+
+
+def after_save(table_id: str, written_: store.Added, since: int | None):
+    """Return (table, evening, the last change, the saved hand's row or None, rows added) for a Save's answer.
+
+    Nothing to read back: the table, the hand and the last change as this write left them (the evening kept at
+    the version before it is extended by this hand alone, or one kept at `since` by the hands the write also
+    brought: another worker's saves), unless the table has moved on since. For a form posted twice (nothing
+    written), the table as it is now.
+    """
+    if written_.table is not None:
+        written(table_id, written_.table.version - 1, written_.table.version, [written_.hand])
+        if written_.before is not None:
+            written(table_id, since, written_.table.version, [*written_.before, written_.hand])
+        table, e = current(written_.table)
+        last = written_.change if table.version == written_.table.version else store.last_change(table_id)
+    else:
+        table, e = current(store.get_table(table_id))
+        last = store.last_change(table_id)  # read after the evening: Undo names its last change or a later one
+    number = written_.hand.number
+    row = next((r for r in reversed(e.rows) if r.hand.number == number), None)  # gone if undone meanwhile
+    added = only_added(table, e, shown_by_form()) if row is not None else None
+    return table, e, last, row, added
+
+
+def live_etag(table) -> str:
+    return etag(table.version)

@@ -7,7 +7,7 @@ import flask
 from flask import (Flask, abort, current_app, has_request_context, jsonify, make_response, render_template,
                    request)
 from flask.sessions import SecureCookieSessionInterface
-from flask_babel import get_locale, gettext
+from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -203,10 +203,6 @@ def install(app: Flask) -> None:
         if e.code is not None and e.code >= 500:
             return error(e.code, "server_error", gettext("Something went wrong on our side. Nothing you entered is lost: go back and try again."))
         return error(e.code or 400, "bad_request", gettext("The request could not be understood. Reload the page and try again."))
-
-    @app.context_processor
-    def globals_():
-        return {"lang": str(get_locale() or "en"), "lang_url": lang_url, "languages": LANGUAGES}
 
 
 def lang_url(code: str) -> str:

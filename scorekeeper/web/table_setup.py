@@ -1,4 +1,5 @@
-"""Change the table during the evening: rename a player, a player joins or leaves, the stake or a house rule.
+"""Open a table (its game, players, stake and house rules), and change it during the evening: rename a player, a
+player joins or leaves, the stake or a house rule.
 
 Every change applies from the next hand on: each hand keeps the players, stake and house rules it was
 played with (store: hands.setup), so old totals never move. A rename follows into every past hand.
@@ -6,19 +7,43 @@ The change is logged like a hand's, so Undo takes it back, and every watching ph
 """
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from wtforms import Form
 
 from .. import store
-from ..engine.games import resolve_rules
-from . import board
+from ..engine.games import all_games, resolve_rules
+from ..store import circles
+from ..engine.evening import seated
 from .bounds import MAX_NAME
 from .seating_check import check_seating, tidy
-from .table_form import digits, money_minor, new_token, rule_field, rule_value
-from .tables import load
+from .table_form import digits, money_minor, new_token, rule_field, rule_value, table_form_class
+from .access import load
 
 bp = Blueprint("setup", __name__)
+
+
+@bp.get("/tables/new")
+def choose_game():
+    return render_template("table_games.html", games=all_games().values())
+
+
+@bp.route("/tables/new/<game_id>", methods=["GET", "POST"])
+def new_table(game_id):
+    game = all_games().get(game_id) or abort(404)
+    shown = min(game.max_players, max(game.min_players, game.shown_players or game.min_players))
+    form = table_form_class(game, shown)()
+    if request.method == "GET":
+        form.stake.data = f"{game.default_stake // 100}.{game.default_stake % 100:02d}"
+    if request.method == "POST":
+        settings = form.check()
+        if settings is not None:
+            table = store.create_table(game.id, **settings)
+            circle = circles.find_circle(request.args.get("circle", ""))  # opened from a circle: one of its evenings
+            if circle is not None and circle.active and circle.role == store.SCORER:
+                circles.join_circle(table.id, circle.id)
+            return redirect(url_for("tables.show", table_id=table.id), 303)
+    return render_template("table_new.html", game=game, form=form)
 
 
 def rules_form(game, rules: dict, formdata=None):
@@ -57,7 +82,7 @@ def change(table_id):
     else:
         values = request.form.to_dict()
         form = rules_form(game, table.rules, request.form)
-        former = {p.casefold() for h in store.list_hands(table.id) for p in board.seated(h)}
+        former = {p.casefold() for h in store.list_hands(table.id) for p in seated(h)}
         settings = check(game, table, values, form, errors, fixed, former)
         if settings is not None:
             players, stake, rules, renames = settings

@@ -1,4 +1,4 @@
-"""A table's evening: open a table, enter and fix hands, the scoreboard, settle up (the pages).
+"""A table's evening: enter, fix, delete and undo hands; the table page, its history, settle up.
 
 Hand forms are not validate()d: CSRFProtect checks every POST app-wide, hand_form.read checks each
 fact with a message at its field, and the engine has the last word on values (its sentence shown).
@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from urllib.parse import quote
 
-from flask import (Blueprint, abort, current_app, flash, get_flashed_messages, make_response, redirect,
+from flask import (Blueprint, current_app, flash, get_flashed_messages, make_response, redirect,
                    render_template, request, url_for)
 from flask_babel import format_number
 from flask_babel import gettext as _
@@ -16,17 +16,15 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.routing import IntegerConverter
 
 from .. import store
-from ..store import circles
-from ..engine import settle
+from ..engine import evening, settle
 from ..engine.errors import ScoreError
-from ..engine.games import all_games, get_game, resolve_rules
-from .l10n import isolated, money, say, signed
-from . import board, count_aid, hand_form, live, scoreboard
-from .chart import chart
-from .stats import numbers
-from .house_rules import option_title
-from .pwa import kept_by_digest
-from .table_form import digits, new_token, table_form_class
+from ..engine.evening import Setup
+from ..engine.games import resolve_rules
+from . import count_aid, hand_form, scoreboard
+from . import said as words
+from .access import hand_gone, load, load_hand, viewer_ok, watched_at
+from .l10n import isolated, say, signed
+from .table_form import digits, new_token
 
 bp = Blueprint("tables", __name__)
 
@@ -45,70 +43,10 @@ def _converter(state):
 HAND = "<hand:number>"  # nine digits: a hand number in a URL fits the database's INTEGER column
 
 
-@bp.record_once
-def helpers(state):
-    """Template helpers the table partials use, wherever they are rendered: the app's template globals, set
-    once (a context processor builds its dict again for every template rendered)."""
-    state.app.jinja_env.globals.update({"select_oob": scoreboard.select_oob, "new_token": new_token, "money": money, "isolated": isolated, "signed": signed, "deck_for": deck_for,
-            "hand_layout": hand_form.layout, "hand_errors": hand_form.errors, "count_tally": count_aid.tally,
-            "evening_chart": lambda b: b.once("chart", chart), "house_rule_title": option_title,
-            "evening_numbers": lambda b: b.once("numbers", numbers),
-            "page_size": board.PAGE, "aid_url": count_aid.url})
-
-
-def deck_for(table) -> list[dict]:
-    """Return the deck laid out for tapping cards, as the counting page shows it."""
-    from .counting import deck_sections
-    game = get_game(table.game)
-    return deck_sections(game, resolve_rules(game, table.rules))
-
-
-def load(table_id: str):
-    """Return the table and its game, or a friendly 404."""
-    try:
-        table = live.table_of(table_id)
-    except store.NotFound:
-        abort(404)
-    return table, get_game(table.game)
-
-
-def load_hand(table_id: str, number: int):
-    """Return the table, its game and one of its live hands, or the friendly 404 that says the hand is gone."""
-    table, game = load(table_id)
-    try:
-        return table, game, store.get_hand(table.id, number)
-    except store.NotFound:
-        live.hand_gone(number)
-
-
-@bp.get("/tables/new")
-def choose_game():
-    return render_template("table_games.html", games=all_games().values())
-
-
-@bp.route("/tables/new/<game_id>", methods=["GET", "POST"])
-def new_table(game_id):
-    game = all_games().get(game_id) or abort(404)
-    shown = min(game.max_players, max(game.min_players, game.shown_players or game.min_players))
-    form = table_form_class(game, shown)()
-    if request.method == "GET":
-        form.stake.data = f"{game.default_stake // 100}.{game.default_stake % 100:02d}"
-    if request.method == "POST":
-        settings = form.check()
-        if settings is not None:
-            table = store.create_table(game.id, **settings)
-            circle = circles.find_circle(request.args.get("circle", ""))  # opened from a circle: one of its evenings
-            if circle is not None and circle.active and circle.role == store.SCORER:
-                circles.join_circle(table.id, circle.id)
-            return redirect(url_for("tables.show", table_id=table.id), 303)
-    return render_template("table_new.html", game=game, form=form)
-
-
 def page(table, game, form, status=200, message=None, preview=None, engine_error=None, aid=None):
     """Render the table page: the new-hand form above the scoreboard."""
     message = message or next(iter(get_flashed_messages(category_filter=["message"])), None)
-    b = board.current(table)
-    table = b.table  # the table the board shows (newer if something was saved since it was read)
+    table, b = scoreboard.current(table)  # the table the evening shows (newer if saved since it was read)
     deleted = next(iter(get_flashed_messages(category_filter=["deleted"])), None)
     return render_template("table.html", table=table, game=game, form=form, b=b,
                            last=store.last_change(table.id), message=message, preview=preview,
@@ -136,9 +74,10 @@ def saying(row, kind: str) -> str:
 
 
 @bp.get("/t/<table_id>")
+@watched_at("live.view")
 def show(table_id):
     table, game = load(table_id)
-    return live.answer_page(table, lambda: page(table, game, next_form(table, game, board.current(table))))
+    return scoreboard.answer_page(table, lambda: page(table, game, next_form(table, game, scoreboard.current(table)[1])))
 
 
 def next_form(table, game, b):
@@ -159,23 +98,8 @@ def saved(table_id, game, written: store.Added, aid_used: bool, since: int | Non
     this shows, which the page's poll asks from: the version this save made (a later change on another
     phone comes with the next poll), or for a form posted twice, the table's as it is now.
     """
-    if written.table is not None:
-        # nothing to read back: the table, the hand and the last change as this write left them (the board kept
-        # at the version before it is extended by this hand alone, or one kept at `since` by the hands the write
-        # also brought: another worker's saves), unless the table has moved on since
-        board.written(table_id, written.table.version - 1, written.table.version, [written.hand])
-        if written.before is not None:
-            board.written(table_id, since, written.table.version, [*written.before, written.hand])
-        b = board.current(written.table)
-        last = written.change if b.table.version == written.table.version else store.last_change(table_id)
-    else:  # the same form posted again: the table as it is now
-        b = board.current(store.get_table(table_id))
-        last = store.last_change(table_id)  # read after the board: Undo names its last change or a later one
-    table = b.table  # the table the board shows (newer if something was saved since it was read)
-    number = written.hand.number
-    row = next((r for r in reversed(b.rows) if r.hand.number == number), None)  # gone if undone meanwhile
+    table, b, last, row, added = scoreboard.after_save(table_id, written, since)
     said_line = saying(row, "saved") if row is not None else None
-    added = live.only_added(table, b, live.shown_by_form()) if row is not None else None
     form = next_form(table, game, b) if aid_used else None
     response = make_response(render_template(
         "_saved.html", table=table, game=game, b=b, form=form, number=None, send_form=aid_used,
@@ -188,7 +112,7 @@ def saved(table_id, game, written: store.Added, aid_used: bool, since: int | Non
         response.headers["X-Next-Hand"] = json.dumps(
             {"token": new_token(), "setup": store.fingerprint(store.current_setup(table)),
              "values": hand_form.next_values(game, table, last)}, ensure_ascii=True, separators=(",", ":"))
-    response.set_etag(live.etag(table.version))  # the version shown: the page's poll goes on from here
+    response.set_etag(scoreboard.etag(table.version))  # the version shown: the page's poll goes on from here
     response.headers["X-Hands"] = str(len(b.rows))  # this phone's list of tables says how many (static/tables.js)
     return response
 
@@ -199,7 +123,7 @@ def check_hand(form, table):
     if facts is None:
         return None, None
     try:
-        board.score(table, facts)
+        words.score(table, facts)
     except ScoreError as e:
         return None, say(e)
     return facts, None
@@ -221,7 +145,7 @@ def add(table_id):
         facts, engine_error = check_hand(form, table)
         if facts is not None:
             limit = current_app.config["MAX_HANDS"]
-            since = board.kept_version(table) if form_only() else None
+            since = scoreboard.kept_version(table) if form_only() else None
             try:
                 written = store.save_hand(table.id, facts, form.token.data or None, limit=limit,
                                           made_for=form.setup.data or None, since=since)
@@ -257,22 +181,6 @@ def refused(answer, form, *sentences):
     return response
 
 
-@bp.get("/count/<game_id>/aid")
-def aid(game_id):
-    """The counting aid's classes and cards, empty, for a game and house rules: what a table page's new-hand form
-    fetches (count_aid.url); kept for a year when asked by the digest of what it is now."""
-    try:
-        game = get_game(game_id)
-        rules = json.loads(request.args.get("rules", "{}"))
-        if not isinstance(rules, dict) or game.counting == "tricks":  # no cards to count in a game of tricks
-            abort(404)
-        resolve_rules(game, rules)
-    except (ValueError, RecursionError):  # no such game or house rule (a ScoreError), no JSON, or nested too deep
-        abort(404)
-    html, digest = count_aid.fragment(game.id, rules)
-    return kept_by_digest(make_response(html), digest)
-
-
 @bp.post("/t/<table_id>/preview")
 def preview(table_id):
     """Preview the hand as Save would record it (a count given with empty points is counted first)."""
@@ -280,7 +188,7 @@ def preview(table_id):
     form = hand_form.posted_form(game, table, request.form)
     aid = count_aid.start(game, table, request.form)
     facts = hand_form.read(form) if count_aid.before_save(form, game, table, request.form, aid) else None
-    return render_template("_preview.html", preview=board.preview(table, facts) if facts is not None else None,
+    return render_template("_preview.html", preview=words.preview(table, facts) if facts is not None else None,
                            tally=count_aid.tally(aid))
 
 
@@ -308,7 +216,7 @@ def counted(form, game, table, aid) -> dict | None:
     facts = hand_form.read(form)  # preview the hand if it's now complete; no nagging if not
     for field in form:
         field.errors = []
-    return board.preview(table, facts) if facts is not None else None
+    return words.preview(table, facts) if facts is not None else None
 
 
 @bp.route(f"/t/<table_id>/hands/{HAND}", methods=["GET", "POST"])
@@ -316,20 +224,20 @@ def edit(table_id, number):
     table, game, hand = load_hand(table_id, number)
     message = preview = engine_error = None
     try:
-        under = board.played_under(table, hand)  # an old hand is fixed with the players, stake and rules it had
+        under = words.as_played(table, hand)  # an old hand is fixed with the players, stake and rules it had
         resolve_rules(game, under.rules)
         table = under
-    except (board.Damaged, ScoreError):  # its setup can't be read: the form is the table's as it is now, saying so
-        message = board.damaged_setup()
+    except (evening.Damaged, ScoreError):  # its setup can't be read: the form is the table's as it is now, saying so
+        message = say(evening.DAMAGED_SETUP)
     aid = count_aid.start(game, table, request.form)
     if request.method == "GET":
         try:
             form = hand_form.edit_form(game, table, hand.facts)
-        except board.DAMAGED:  # stored facts the form can't show: an empty form, to enter the hand again
+        except evening.DAMAGED:  # stored facts the form can't show: an empty form, to enter the hand again
             form = hand_form.new_form(game, table, None)
-            message = message or board.damaged_facts()
+            message = message or say(evening.DAMAGED_FACTS)
         form.token.data, form.version.data = new_token(), str(hand.version)
-        preview = board.preview(table, hand.facts)
+        preview = words.preview(table, hand.facts)
     else:
         form = hand_form.posted_form(game, table, request.form)
         done, preview = counting_step(form, game, table, aid)
@@ -344,11 +252,11 @@ def edit(table_id, number):
                     flash(str(number), "changed")
                     return redirect(url_for("tables.show", table_id=table.id, _anchor=f"hand-{number}"), 303)
                 except store.NotFound:
-                    live.hand_gone(number)  # deleted on another phone since this form was loaded
+                    hand_gone(number)  # deleted on another phone since this form was loaded
                 except store.Stale as e:
                     form.version.data = str(e.hand.version)
                     message = _("This hand was changed meanwhile (now: %(summary)s). Save again to replace it "
-                                "with what you see here.", summary=board.summary(table, e.hand.facts))
+                                "with what you see here.", summary=words.summary(table, e.hand.facts))
     context = dict(table=table, game=game, form=form, number=number, preview=preview, engine_error=engine_error,
                    aid=aid)
     if form_only():
@@ -370,7 +278,7 @@ def delete(table_id, number):
         return redirect(url_for("tables.show", table_id=table.id, _anchor="deleted"), 303)
     except store.NotFound:
         if store.by_token(token) is None:  # not a second tap on the same Delete
-            live.hand_gone(number)
+            hand_gone(number)
     except store.Stale:
         flash(_("Hand %(n)s was changed on another phone meanwhile, so nothing was deleted. Look at it, and "
                 "delete it again if you still want to.", n=number), "message")
@@ -390,9 +298,10 @@ def undo(table_id):
 
 
 @bp.get("/t/<table_id>/settle")
+@viewer_ok
 def settle_up(table_id):
     table, game = load(table_id)
-    b = board.build(table, store.list_hands(table.id), range(0))  # no sentences: settling shows none
+    b = evening.build(Setup.of(table), store.list_hands(table.id), range(0))  # no sentences: settling shows none
     result = settle.settle(b.money, table.currency)
     return render_template("table_settle.html", table=table, game=game, b=b, s=result, bank=settle.BANK,
                            coin=settle.COINS.get(table.currency, 1))
@@ -403,26 +312,28 @@ HISTORY_PAGE = 50
 
 
 @bp.get(f"/t/<table_id>/hands/{HAND}/how")
+@viewer_ok
 def how(table_id, number):
     """Say how one hand was scored, step by step (a hand row's "How", opened): the engine's working."""
     table, _game, hand = load_hand(table_id, number)
     try:
-        lines = board.render_lines(board.score(board.played_under(table, hand), hand.facts).explanation)
-    except board.Damaged:
-        lines = [board.damaged_setup()]
+        lines = words.lines(words.score(words.as_played(table, hand), hand.facts).explanation)
+    except evening.Damaged:
+        lines = [say(evening.DAMAGED_SETUP)]
     except ScoreError as e:
         lines = [say(e)]
-    except board.DAMAGED:
-        lines = [board.damaged_facts()]
+    except evening.DAMAGED:
+        lines = [say(evening.DAMAGED_FACTS)]
     return render_template("_how.html", lines=lines)
 
 
 @bp.get("/t/<table_id>/history")
+@viewer_ok
 def history(table_id):
     """Show older hands, a page at a time, newest first, ending before position `before`."""
     table, game = load(table_id)
     hands = store.list_hands(table.id)
     before = digits(request.args.get("before"))
     end = len(hands) if before is None else min(before, len(hands))
-    b = board.build(table, hands, range(max(0, end - HISTORY_PAGE), end))
+    b = evening.build(Setup.of(table), hands, range(max(0, end - HISTORY_PAGE), end))
     return render_template("table_history.html", table=table, game=game, b=b, rows=b.page(HISTORY_PAGE, end))

@@ -11,7 +11,7 @@ from .. import cards as C
 from ..errors import BadHand, BadRequest
 from ..naming import Naming
 from ..text import N_, fmt_points, line, nline, signed
-from ..game import PLAYERS, Example, Game, Option, Result, check_players, hand_fields, one_of, pile_of, renamed, resolve_rules, seat
+from ..game import Counting, PLAYERS, Example, Game, Option, Result, check_players, hand_fields, one_of, pile_of, renamed, resolve_rules, seat
 from ..entry import ALONE, Count, Entry, Group, Number, PerSeat, Pick, Ticks, seats
 
 DECK = C.DECK_78
@@ -743,7 +743,7 @@ def rename(facts: dict, old: str, new: str) -> dict:
 
 
 GAME = Game(
-    id="french_tarot", name=N_("French Tarot"), min_players=3, max_players=5, deck=DECK, counting="halves",
+    id="french_tarot", name=N_("French Tarot"), min_players=3, max_players=5, deck=DECK, counting=Counting.HALVES,
     values=values, total=TOTAL, options=OPTIONS, two_sided=True, oudlers=OUDLERS, pile_warnings=pile_warnings,
     score=score, entry=entry, to_facts=to_facts, from_facts=from_facts, summary=summary, naming=NAMING,
     zero_sum=zero_sum, shown_players=4, samples=SAMPLES, example=example,

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
 from ..text import N_, line
-from ..game import Example, Game, Option, Result, check_players, hand_fields, renamed, resolve_rules, seat
+from ..game import Counting, Example, Game, Option, Result, check_players, hand_fields, renamed, resolve_rules, seat
 from ..entry import Entry, Group, Number, PerSeat, Pick, Ticks
 from ..naming import ITALIAN, card_name
 from ..text import signed
@@ -293,7 +293,7 @@ def zero_sum(rules: dict, n_players: int) -> bool:
 
 
 GAME = Game(
-    id="mitigati", name=N_("Mitigati"), min_players=3, max_players=3, deck=DECK, counting="sum",
+    id="mitigati", name=N_("Mitigati"), min_players=3, max_players=3, deck=DECK, counting=Counting.SUM,
     values=values, total=TOTAL, options=OPTIONS, score=score, entry=entry, to_facts=to_facts,
     from_facts=from_facts, summary=summary, naming=ITALIAN, zero_sum=zero_sum, samples=SAMPLES, example=example,
     rename=lambda f, old, new: renamed(f, old, new, keyed=("points", "cards", "declarations", "bids")),

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import cards as C
 from ..text import N_, line
-from ..game import Example, Game, Option, Result, check_players, hand_fields, renamed
+from ..game import Counting, Example, Game, Option, Result, check_players, hand_fields, renamed
 from ..naming import ITALIAN
 from .piles import (baseline_example, baseline_scores, fool_kept, piles_entry, piles_from_facts, piles_summary,
                     piles_to_facts, read_piles)
@@ -73,7 +73,7 @@ def example(game: Game) -> Example:
 
 
 GAME = Game(
-    id="scarto", name=N_("Scarto / Tarocchi"), min_players=3, max_players=3, deck=DECK, counting="groups",
+    id="scarto", name=N_("Scarto / Tarocchi"), min_players=3, max_players=3, deck=DECK, counting=Counting.GROUPS,
     group_size=3, values=values, total=TOTAL, options=OPTIONS, pile_warnings=pile_warnings, score=score,
     entry=piles_entry(TOTAL), to_facts=piles_to_facts, from_facts=piles_from_facts, summary=piles_summary,
     naming=ITALIAN, samples=SAMPLES, example=example,

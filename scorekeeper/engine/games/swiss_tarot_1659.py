@@ -5,7 +5,7 @@ from .. import cards as C
 from ..errors import BadHand
 from ..naming import GENERIC_SUITS, ITALIAN_MARKS, Naming
 from ..text import N_, line
-from ..game import Example, Game, Option, Result, check_players, hand_fields, renamed
+from ..game import Counting, Example, Game, Option, Result, check_players, hand_fields, renamed
 from .piles import baseline_example, piles_entry, piles_from_facts, piles_summary, piles_to_facts
 from .piles import baseline_scores, read_piles
 
@@ -84,7 +84,7 @@ def example(game: Game) -> Example:
 
 GAME = Game(
     id="swiss_tarot_1659", name=N_("Swiss Tarot 1659"), min_players=3, max_players=3, deck=DECK,
-    counting="groups", group_size=3, values=values, total=TOTAL, options=OPTIONS, pile_warnings=pile_warnings,
+    counting=Counting.GROUPS, group_size=3, values=values, total=TOTAL, options=OPTIONS, pile_warnings=pile_warnings,
     score=score, entry=piles_entry(TOTAL), to_facts=piles_to_facts, from_facts=piles_from_facts,
     summary=piles_summary, naming=NAMING, deals_per_game=3, deals_label=N_("3 rounds"), samples=SAMPLES,
     samples_combine=True, example=example,

@@ -5,7 +5,7 @@ from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
 from ..naming import GENERIC_SUITS, ITALIAN_MARKS, Naming, card_name
 from ..text import N_, line
-from ..game import PLAYERS, Example, Game, Option, Result, check_players, hand_fields, renamed, resolve_rules, seat
+from ..game import Counting, PLAYERS, Example, Game, Option, Result, check_players, hand_fields, renamed, resolve_rules, seat
 from dataclasses import replace
 
 from ..entry import Entry, EntryError, Group, PerSeat, Pick, Ticks, seats
@@ -223,7 +223,7 @@ def summary(f: dict):
 
 GAME = Game(
     id="triomphe_forcee", name=N_("Triomphe Forcée"), min_players=4, max_players=10, deck=DECK,
-    counting="tricks", values=values, options=OPTIONS, unit="ante", score=score, entry=entry, to_facts=to_facts,
+    counting=Counting.TRICKS, values=values, options=OPTIONS, unit="ante", score=score, entry=entry, to_facts=to_facts,
     from_facts=from_facts, summary=summary, naming=naming, unit_label=N_("Antes"), shown_players=5,
     example=example,
     rename=lambda f, old, new: renamed(f, old, new, names=("la_mort",), keyed=("declarations",), lists=("tricks",)),

@@ -6,7 +6,7 @@ from ..errors import BadHand, BadRequest
 from ..naming import ITALIAN_MARKS, Naming
 from ..text import N_, line
 from ..entry import Count, Entry, EntryError, Group, Number, Pick, seats
-from ..game import PLAYERS, Example, Game, Option, Result, check_players, hand_fields, one_of, pile_of, renamed, seat, whole_points
+from ..game import Counting, PLAYERS, Example, Game, Option, Result, check_players, hand_fields, one_of, pile_of, renamed, seat, whole_points
 from ..text import signed
 
 DECK = C.DECK_78
@@ -189,7 +189,7 @@ def summary(f: dict):
 
 
 GAME = Game(
-    id="troccas", name=N_("Troccas"), min_players=4, max_players=4, deck=DECK, counting="groups",
+    id="troccas", name=N_("Troccas"), min_players=4, max_players=4, deck=DECK, counting=Counting.GROUPS,
     group_size=4, values=values, total=TOTAL, options=OPTIONS, two_sided=True, pile_warnings=pile_warnings,
     score=score, entry=entry, to_facts=to_facts, from_facts=from_facts, summary=summary, naming=NAMING,
     deals_per_game=4, deals_label=N_("4 deals"), samples=SAMPLES, samples_combine=True, example=example,

@@ -6,7 +6,7 @@ from ..errors import BadHand, BadRequest, DuplicateCard
 from ..naming import ITALIAN_MARKS, Naming, card_name
 from ..text import N_, line, signed
 from ..entry import ALONE, Count, Entry, EntryError, Group, Number, PerSeat, Pick, seats
-from ..game import PLAYERS, Example, Game, Option, Result, check_players, count_pile, hand_fields, one_of, pile_of, renamed, resolve_rules, seat, whole_points
+from ..game import Counting, PLAYERS, Example, Game, Option, Result, check_players, count_pile, hand_fields, one_of, pile_of, renamed, resolve_rules, seat, whole_points
 
 DECK = C.DECK_62
 HONOURS = {"T1", "T21"}  # with the Fool and the kings: 5 points (troggu-visp-de.txt)
@@ -527,7 +527,7 @@ def summary(f: dict):
 
 
 GAME = Game(
-    id="troggu", name=N_("Troggu"), min_players=3, max_players=8, deck=DECK, counting="sum",
+    id="troggu", name=N_("Troggu"), min_players=3, max_players=8, deck=DECK, counting=Counting.SUM,
     values=values, total=TOTAL, options=OPTIONS, two_sided=True, default_stake=10, unit="Rappen",
     score=score, entry=entry, to_facts=to_facts, from_facts=from_facts, summary=summary, naming=NAMING,
     stake_label=N_("Base stake"), unit_label=N_("Stake units"),  # the scoreboard counts units of the base stake

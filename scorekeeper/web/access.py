@@ -1,0 +1,133 @@
+"""Who may see and change a table: its keys in URLs, their roles, the marks on the views, loading the table.
+
+Every URL that names a table (`<table_id>`) takes a key instead: the table's own id (its creator's link), its
+scorer link or its viewer link. The key is resolved before the view runs (`resolve_key`), the view gets the
+table's real id, and url_for() writes the key back (`keep_key`), so a page never shows a stronger link than the
+one it was opened with.
+
+What a key's role may do is written on the view, as flaskr's @login_required is: a viewer link may only GET the
+views marked @viewer_ok; a view marked @creator_only answers the table's creator alone; the scorer may do the
+rest. A view marked @polled is asked by the page's poll: a refusal stops the polling and says why.
+"""
+from __future__ import annotations
+
+from flask import Response, abort, current_app, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from .. import store
+from ..engine.games import get_game
+
+
+def viewer_ok(view):
+    """Mark a view a viewer (watch) link may open: it shows the table and changes nothing."""
+    view.viewer_ok = True
+    return view
+
+
+def creator_only(view):
+    """Mark a view only the table's creator may use (the phone that opened the table)."""
+    view.creator_only = True
+    return view
+
+
+def polled(view):
+    """Mark a view the page's poll asks: a refusal stops the polling (htmx's 286) with the reason on the page."""
+    view.polled = True
+    return view
+
+
+def watched_at(endpoint: str):
+    """Mark a scorer's view whose watch-link counterpart is `endpoint`: a viewer link opening it goes there."""
+    def mark(view):
+        view.watched_at = endpoint
+        return view
+    return mark
+
+
+def install(app) -> None:
+    app.url_value_preprocessor(resolve_key)
+    app.url_defaults(keep_key)
+
+
+def can_change() -> bool:
+    """Whether this request's key may change the table (a scorer's or its creator's: not a watch link)."""
+    return role() != store.VIEWER
+
+
+def _view():
+    return current_app.view_functions.get(request.endpoint) if request.endpoint else None
+
+
+def refuse(message: str, status: int = 403):
+    """Stop the request with a friendly page (or, for the scoreboard poll, stop polling and say why)."""
+    if getattr(_view(), "polled", False):
+        # htmx stops polling on 286; the message replaces the live status line
+        abort(Response(render_template("_live_off.html", message=message), 286))
+    abort(Response(render_template("error.html", status=status, message=message), status))
+
+
+def hand_gone(number: int):
+    """Stop with a 404 that says the hand isn't (or is no longer) on this table."""
+    abort(Response(render_template("error.html", status=404, message=_(
+        "Hand %(n)s isn't on this table: it may have been deleted on another phone. Nothing was changed.",
+        n=number)), 404))
+
+
+def resolve_key(endpoint, values):
+    """Turn the key in a table URL into the table's id, and refuse what the key's role may not do."""
+    key = (values or {}).get("table_id")
+    if key is None:
+        return
+    access = store.find_link(key)
+    if access is None:
+        return  # the view's own lookup gives the friendly 404
+    if not access.active:
+        refuse(_("This scorer link was turned off by the table's creator. Ask them for the new link; "
+                 "nothing was changed."), 410)
+    view = current_app.view_functions.get(endpoint)
+    if access.role == store.VIEWER:
+        if getattr(view, "watched_at", None):
+            abort(redirect(url_for(view.watched_at, table_id=key), 303))
+        if not getattr(view, "viewer_ok", False) or request.method != "GET":
+            refuse(_("This is a viewer link: it shows the scoreboard but can't change anything. "
+                     "Nothing was changed."))
+    if getattr(view, "creator_only", False) and access.role != store.CREATOR:
+        refuse(_("Only the phone that opened this table can do that. Nothing was changed."))
+    g.table_key, g.table_id, g.table_role = key, access.table_id, access.role
+    g.table = access.table  # read with the key: the view's load() needn't read it again
+    values["table_id"] = access.table_id
+
+
+def keep_key(endpoint, values):
+    """Write links to this table with the key the page was opened with."""
+    if g.get("table_id") is not None and values.get("table_id") == g.table_id:
+        values["table_id"] = g.table_key
+
+
+def role() -> str:
+    """The role of the key this request's table was opened with (its creator's, if opened by its id)."""
+    return g.get("table_role", store.CREATOR)
+
+
+def table_of(table_id: str):
+    """Return the table, as read with this request's key if it is that table, else from the store."""
+    table = g.get("table")
+    return table if table is not None and table.id == table_id else store.get_table(table_id)
+
+
+def load(table_id: str):
+    """Return the table and its game, or a friendly 404."""
+    try:
+        table = table_of(table_id)
+    except store.NotFound:
+        abort(404)
+    return table, get_game(table.game)
+
+
+def load_hand(table_id: str, number: int):
+    """Return the table, its game and one of its live hands, or the friendly 404 that says the hand is gone."""
+    table, game = load(table_id)
+    try:
+        return table, game, store.get_hand(table.id, number)
+    except store.NotFound:
+        hand_gone(number)

@@ -1,0 +1,101 @@
+"""The evening in the reader's words: a hand's money in a sentence, a change of the table, the preview.
+
+The evening itself (engine/evening.py) holds the engine's Lines and plain data; this says them in this request's
+language and way of writing money.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
+from ..engine import evening, settle
+from ..engine.errors import ScoreError
+from ..engine.evening import DAMAGED, Setup
+from .house_rules import in_words, option_title
+from .l10n import isolated, money, say
+
+
+def lines(lines) -> list[str]:
+    """Say the engine's Lines through the translation catalogue."""
+    return [say(ln) for ln in lines]
+
+
+def as_played(table, hand):
+    """Return the table as it was when this hand was played: its players, stake and house rules then.
+
+    Raise evening.Damaged if the hand's stored setup can't be read."""
+    under = evening.played_under(Setup.of(table), hand)
+    return replace(table, players=under.players, stake=under.stake, rules=under.rules)
+
+
+def score(table, facts: dict):
+    """Score one hand's facts with the engine under the table's setup (raises ScoreError)."""
+    return evening.score(Setup.of(table), facts)
+
+
+def summary(table, facts: dict) -> str:
+    """Say in a few words what was declared: who, which contract, the points."""
+    return say(evening.summary(Setup.of(table), facts))
+
+
+def changes(changes, game, currency: str) -> list[str]:
+    """Say what changed at the table (engine.evening.Change): who joined or left, the stake, a house rule."""
+    out = []
+    for c in changes:
+        if c.what == "joins":
+            out.append(_("%(name)s joins", name=c.value))
+        elif c.what == "leaves":
+            out.append(_("%(name)s leaves", name=c.value))
+        elif c.what == "stake":
+            out.append(_("stake %(money)s", money=money(c.value, currency)))
+        else:
+            out.append(_("%(rule)s: %(value)s", rule=option_title(c.name, game), value=in_words(c.value, game, c.name)))
+    return out
+
+
+def money_sentence(payouts: dict, currency: str) -> str:
+    """Say what a hand costs, e.g. "Anna wins: each of the 4 opponents pays her 10 Rappen"."""
+    winners = [p for p, v in payouts.items() if v > 0]
+    losers = [p for p, v in payouts.items() if v < 0]
+    if not winners and not losers:
+        return _("Nobody pays anything.")
+    if len(winners) == 1 and len({payouts[p] for p in losers}) == 1 and sum(payouts.values()) == 0:
+        return ngettext("%(winner)s wins: %(loser)s pays %(amount)s.",
+                        "%(winner)s wins: each of the %(num)d opponents pays %(amount)s.", len(losers),
+                        winner=isolated(winners[0]), loser=isolated(losers[0]), amount=money(-payouts[losers[0]], currency))
+    if len(losers) == 1 and len({payouts[p] for p in winners}) == 1 and sum(payouts.values()) == 0:
+        return ngettext("%(loser)s loses: pays %(winner)s %(amount)s.",
+                        "%(loser)s loses: pays each of the %(num)d others %(amount)s.", len(winners),
+                        loser=isolated(losers[0]), winner=isolated(winners[0]), amount=money(payouts[winners[0]], currency))
+    if len({payouts[p] for p in winners}) == 1 and len({payouts[p] for p in losers}) == 1:
+        return _("%(winners)s get %(won)s each; %(losers)s pay %(lost)s each.",
+                 winners=_and(winners), won=money(payouts[winners[0]], currency),
+                 losers=_and(losers), lost=money(-payouts[losers[0]], currency))
+    parts = [_("%(player)s gets %(amount)s", player=isolated(p), amount=money(payouts[p], currency)) for p in winners]
+    parts += [_("%(player)s pays %(amount)s", player=isolated(p), amount=money(-payouts[p], currency)) for p in losers]
+    return "; ".join(parts) + "."
+
+
+def _and(names: list[str]) -> str:
+    names = [isolated(n) for n in names]
+    return names[0] if len(names) == 1 else _("%(some)s and %(last)s", some=", ".join(names[:-1]), last=names[-1])
+
+
+def preview(table, facts: dict) -> dict:
+    """Return what the preview shows for a hand: the money in words, the engine's working, warnings."""
+    try:
+        result = score(table, facts)
+    except ScoreError as e:
+        return {"engine_error": say(e)}
+    except DAMAGED:  # a stored hand's facts that can't be read (an edit page's preview)
+        return {"engine_error": say(evening.DAMAGED_FACTS)}
+    return {"sentence": money_sentence(settle.payouts(result.scores, table.stake), table.currency),
+            "lines": lines(result.explanation), "warnings": lines(result.warnings)}
+
+
+def table_changes(b, row=None) -> str:
+    """Say a row's changes of the table (or the evening's pending ones), joined: the templates' `changes_said`."""
+    return "; ".join(changes(row.changes if row is not None else b.pending, b.game, b.setup.currency))
+

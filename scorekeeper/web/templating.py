@@ -1,0 +1,47 @@
+"""What the templates may call: every template global and filter, registered here in one place.
+
+Globals, not a context processor: a context processor builds its dict again for every template rendered (a Save's
+answer renders a dozen partials). The one exception is the language of this request, which is per request.
+"""
+from __future__ import annotations
+
+from flask_babel import get_locale
+
+from ..engine import evening
+from . import count_aid, hand_form, l10n
+from .access import can_change
+from .assets import THEME, static_url, words_url
+from .chart import chart
+from .deck import card_title, deck_for
+from .house_rules import option_title
+from .l10n import LANGUAGES, isolated, money, points, say, signed
+from .links import lan_base, qr
+from .said import table_changes
+from .scoreboard import live_etag, select_oob
+from .site import lang_url
+from .table_form import new_token
+
+
+def install(app) -> None:
+    l10n.install(app)  # _(), gettext() and ngettext() in this request's language
+    app.jinja_env.filters.update(say=say, pts=points)  # an engine sentence, and points (53, 40.5), for people
+    app.jinja_env.globals.update({
+        # words, numbers and money in the reader's language
+        "money": money, "isolated": isolated, "signed": signed, "house_rule_title": option_title,
+        "card_title": card_title,
+        # the scoreboard (web/scoreboard.py's regions and versions; the evening's chart and numbers, once each)
+        "select_oob": select_oob, "live_etag": live_etag, "page_size": evening.PAGE, "changes_said": table_changes,
+        "evening_chart": lambda b: b.once(("chart", l10n.locale_id()), chart),
+        "evening_numbers": lambda b: b.once("numbers", evening.numbers),
+        # the hand form and its counting aid
+        "new_token": new_token, "deck_for": deck_for, "hand_layout": hand_form.layout, "hand_errors": hand_form.errors,
+        "count_tally": count_aid.tally, "aid_url": count_aid.url,
+        # who may change the table; sharing it
+        "can_change": can_change, "lan_link": lan_base, "qr": qr,
+        # the app's files
+        "static_url": static_url, "theme_colour": THEME, "words_url": words_url,
+    })
+
+    @app.context_processor
+    def this_request():
+        return {"lang": str(get_locale() or "en"), "lang_url": lang_url, "languages": LANGUAGES}

@@ -1,0 +1,55 @@
+"""The scoreboard on a watching phone: the watch page, the poll that keeps every phone's board current, and the
+evening in numbers opened (the views; the protocol they speak is web/scoreboard.py's)."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, render_template
+
+from .. import store
+from .access import load, polled, viewer_ok
+from .scoreboard import shown_version, answer_page, etag, only_added, parts
+
+bp = Blueprint("live", __name__)
+
+
+@bp.get("/v/<table_id>")
+@viewer_ok
+def view(table_id):
+    """The watch page: the scoreboard without the hand form."""
+    table, _game = load(table_id)
+    return answer_page(table, lambda: render_template("table_view.html", read_only=True, **parts(table)))
+
+
+@bp.get("/t/<table_id>/board", endpoint="board")
+@viewer_ok
+@polled
+def board_region(table_id):
+    """Answer the scoreboard poll: 304 while the table's version is unchanged, else the new regions."""
+    shown = shown_version()
+    if shown is not None:
+        version, added = store.added_since(table_id, shown)
+        if version is None:
+            abort(404)
+    else:
+        try:
+            version, added = store.table_version(table_id), None
+        except store.NotFound:
+            abort(404)
+    if shown == version:
+        response = Response(status=304)
+    else:
+        shown_parts = parts(load(table_id)[0])
+        table = shown_parts["table"]
+        # only hands added since the phone's version: their rows alone, on top of its list (_board.html's switch)
+        count = only_added(table, shown_parts["b"], shown) if added else None
+        response = Response(render_template("_board.html", added=count, **shown_parts))
+        version = table.version
+    response.set_etag(etag(version))
+    response.headers["Cache-Control"] = "no-store"  # the poll sends If-None-Match itself; no browser cache
+    return response
+
+
+@bp.get("/t/<table_id>/numbers")
+@viewer_ok
+def numbers(table_id):
+    """Answer the evening in numbers being opened: its region, from the evening of the table as it is now."""
+    return render_template("_numbers_body.html", **parts(load(table_id)[0]))
