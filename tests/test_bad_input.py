@@ -26,6 +26,7 @@ from scorekeeper.engine.games import all_games, resolve_rules
 from scorekeeper.engine.naming import say
 from scorekeeper.web import hand_form
 from scorekeeper.web.table_form import money_minor, rule_value
+from tests import opening
 
 GAMES = list(all_games())
 # Numbers in every notation a player or a script might send, and what a form must say of them.
@@ -73,9 +74,7 @@ def table_post(game_id, **change) -> dict:
 
 
 def open_table(client, game_id) -> str:
-    r = client.post(f"/tables/new/{game_id}", data=table_post(game_id))
-    assert r.status_code == 303, r.get_data(as_text=True)
-    return r.headers["Location"]
+    return opening.open_table(client, game_id, table_post(game_id))
 
 
 def hand_post(app, game_id, url) -> dict:

@@ -3,6 +3,7 @@ from markupsafe import escape
 import re
 
 import pytest
+from tests.opening import open_table
 
 FIVE = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Dumeng", "players-4": "Eva",
         "first_dealer": "0", "stake": "0.01", "currency": "CHF", "rule_poignee_bonus": "20, 30, 40",
@@ -12,12 +13,6 @@ FIVE = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3"
 SEVEN = {**{f"players-{i}": n for i, n in enumerate(["Anna", "Ben", "Cla", "Dumeng", "Eva", "Fritz", "Gret"])},
          "first_dealer": "0", "stake": "0.10", "currency": "CHF", "rule_min_players": "3",
          "rule_match_with_tapp_points": "y", "rule_misere_tie": "each_top_pays", "rule_tapp_4p": "10"}
-
-
-def open_table(client, game, data):
-    r = client.post(f"/tables/new/{game}", data=data)
-    assert r.status_code == 303, r.get_data(as_text=True)
-    return r.headers["Location"]
 
 
 @pytest.mark.parametrize("game,data,hand,message", [

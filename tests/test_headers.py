@@ -8,17 +8,10 @@ import re
 import pytest
 
 from scorekeeper import create_app
+from tests.opening import TROCCAS, open_table
 
-TROCCAS = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
-           "first_dealer": "0", "stake": "0.05", "currency": "CHF", "rule_all_tricks_take_scart": "y"}
 FRIENDLY_CSRF = "This form has expired or didn't come from this app."
 HTTPS = "https://localhost"
-
-
-def open_table(client, data=TROCCAS, **kw):
-    r = client.post("/tables/new/troccas", data=data, **kw)
-    assert r.status_code == 303, r.get_data(as_text=True)
-    return r.headers["Location"]
 
 
 def csrf_token(client, path="/tables/new/troccas", **kw):

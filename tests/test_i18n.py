@@ -12,6 +12,7 @@ from scorekeeper import LANGUAGES
 from scorekeeper.engine.errors import BadHand
 from scorekeeper.engine.games import get_game, whole_points
 from scorekeeper.engine.text import line
+from tests import opening
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"
@@ -45,9 +46,7 @@ def page(client, url, **kw) -> str:
 
 
 def open_table(client, game, data, lang="de"):
-    r = client.post(f"/tables/new/{game}?lang={lang}", data=data)
-    assert r.status_code == 303, r.get_data(as_text=True)
-    return r.headers["Location"]
+    return opening.open_table(client, game, data, lang)
 
 
 def extracted() -> dict:

@@ -11,9 +11,8 @@ from flask import abort
 from werkzeug.exceptions import default_exceptions
 
 from scorekeeper import create_app, store
+from tests.opening import TROCCAS, open_table
 
-TROCCAS = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
-           "first_dealer": "0", "stake": "0.05", "currency": "CHF", "rule_all_tricks_take_scart": "y"}
 HAND = {"partner": "Cla", "side": "first", "points": "40"}
 COUNT = {"game": "troccas", "cards": ["SW-K"]}
 
@@ -24,12 +23,6 @@ def limited_app(tmp_path, **config):
                        "DATABASE_URL": f"sqlite:///{tmp_path / 'limits.sqlite'}",
                        "RATELIMIT_TABLES": "2 per hour", "RATELIMIT_IMPORTS": "1 per minute",
                        "RATELIMIT_API": "3 per minute", **config})
-
-
-def open_table(client) -> str:
-    r = client.post("/tables/new/troccas", data=TROCCAS)
-    assert r.status_code == 303, r.get_data(as_text=True)
-    return r.headers["Location"]
 
 
 # ---- rate limits ----

@@ -7,19 +7,12 @@ import pytest
 
 from scorekeeper import create_app, store
 from scorekeeper.web import links as sharing
+from tests.opening import TROCCAS, open_table
 
-TROCCAS = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
-           "first_dealer": "0", "stake": "0.05", "currency": "CHF", "rule_all_tricks_take_scart": "y"}
 
 
 def hand(points, token):
     return {"partner": "Cla", "side": "first", "points": str(points), "token": token}
-
-
-def open_table(client):
-    r = client.post("/tables/new/troccas", data=TROCCAS)
-    assert r.status_code == 303
-    return r.headers["Location"]
 
 
 def share(client, url):

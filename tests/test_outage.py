@@ -12,16 +12,9 @@ from sqlalchemy.exc import OperationalError
 
 from scorekeeper import create_app, store
 from scorekeeper.store.db import make_engine
+from tests.opening import open_table
 
-TROCCAS = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
-           "first_dealer": "0", "stake": "0.05", "currency": "CHF", "rule_all_tricks_take_scart": "y"}
 HAND = {"partner": "Cla", "side": "first", "points": "40", "token": "outage-hand-1", "action": "save"}
-
-
-def open_table(client) -> str:
-    r = client.post("/tables/new/troccas", data=TROCCAS)
-    assert r.status_code == 303
-    return r.headers["Location"]
 
 
 def down(app):

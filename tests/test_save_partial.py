@@ -2,16 +2,9 @@
 import re
 
 from scorekeeper import store
+from tests.opening import open_table
 
-TROCCAS = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
-           "first_dealer": "0", "stake": "0.05", "currency": "CHF", "rule_all_tricks_take_scart": "y"}
 HTMX = {"HX-Request": "true", "HX-Target": "hand-form"}  # what htmx sends for the hand form's hx-post
-
-
-def open_table(client):
-    r = client.post("/tables/new/troccas", data=TROCCAS)
-    assert r.status_code == 303
-    return r.headers["Location"]
 
 
 def hand(points, token, **more):

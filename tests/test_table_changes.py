@@ -7,6 +7,7 @@ import re
 import pytest
 
 from test_entry_conformance import CASES
+from tests import opening
 
 TROGGU = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Dumeng",
           "first_dealer": "0", "stake": "0.10", "currency": "CHF", "rule_min_players": "3",
@@ -16,9 +17,7 @@ RULES = {"rule_min_players": "3", "rule_match_with_tapp_points": "y", "rule_mise
 
 
 def open_table(client):
-    r = client.post("/tables/new/troggu", data=TROGGU)
-    assert r.status_code == 303
-    return r.headers["Location"]
+    return opening.open_table(client, "troggu", TROGGU)
 
 
 def hand(client, url, declarer, points, n):

@@ -6,15 +6,8 @@ import re
 import pytest
 
 from scorekeeper import store
+from tests.opening import TROCCAS, open_table
 
-TROCCAS = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
-           "first_dealer": "0", "stake": "0.05", "currency": "CHF", "rule_all_tricks_take_scart": "y"}
-
-
-def open_table(client, game="troccas", data=TROCCAS):
-    r = client.post(f"/tables/new/{game}", data=data)
-    assert r.status_code == 303, r.get_data(as_text=True)
-    return r.headers["Location"]
 
 
 def hands_on(client, url):

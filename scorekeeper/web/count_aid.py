@@ -21,6 +21,7 @@ from ..engine.errors import ScoreError
 from ..engine.games import CLASSES, cards_for_classes, class_sizes, count_pile, get_game, resolve_rules
 from ..engine.naming import class_label
 from .l10n import locale_id, points, say
+from .parse import digits
 from . import hand_form
 from .deck import group_size
 
@@ -74,8 +75,8 @@ def add_group(form, game, table, aid: Aid, remove: str = "") -> None:
         return  # a game without card points has no counting aid
     rules = resolve_rules(game, table.rules)
     if remove:
-        i = int(remove) if remove.isascii() and remove.isdigit() and len(remove) < 4 else -1
-        if 0 <= i < len(aid.groups):
+        i = digits(remove, most=3)
+        if i is not None and i < len(aid.groups):
             del aid.groups[i]
         return
     if not aid.ticked:
@@ -165,10 +166,11 @@ def count(form, game, table, formdata, aid: Aid) -> bool:
         text = (formdata.get("c_" + c) or "").strip()
         if not text:
             continue
-        if not (text.isascii() and text.isdigit() and len(text) <= 3 and int(text) <= sizes[c]):
+        n = digits(text, most=3)
+        if n is None or n > sizes[c]:
             aid.errors[c] = _("Write a whole number from 0 to %(max)s.", max=sizes[c])
         else:
-            counts[c] = int(text)
+            counts[c] = n
     ticked = [c for g, _points in aid.groups for c in g] + aid.ticked  # groups and taps are one pile
     if ticked and counts:
         hand_form.fail(form.count_of, _("Count either by tapping the cards or by class, not both: clear one."))

@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from ..engine import cards as C
 from .l10n import say
 from ..engine.errors import ScoreError, UnknownGame
-from .table_form import digits
+from .parse import digits
 from ..engine.games import (CLASSES, all_games, cards_for_classes, class_sizes,
                     count_pile, get_game, resolve_rules)
 from .deck import card_title, class_label, deck_sections, group_size

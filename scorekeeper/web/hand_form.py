@@ -8,7 +8,6 @@ message at each field that is wrong; `layout` gives the template what to draw, i
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections import OrderedDict
 from fractions import Fraction
@@ -20,11 +19,10 @@ from wtforms import HiddenField, RadioField, SelectMultipleField, StringField, w
 
 from ..engine.entry import EntryError, Group, Number, PerSeat, Pick, Ticks, active
 from .l10n import locale_id, points, say
+from .parse import HALF, WHOLE
 from ..engine.games import get_game, resolve_rules
 from ..engine.text import Line, line
 
-WHOLE = re.compile(r"[+-]?[0-9]{1,9}")  # nine digits: no int() beyond an SQL INTEGER, no huge numbers
-HALF = re.compile(r"([0-9]{1,9})(?:[.,]([0-9]{1,9}))?")  # 40.5 or 40,5; never an exponent
 
 
 class HandForm(FlaskForm):

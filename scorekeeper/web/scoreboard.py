@@ -21,6 +21,7 @@ from ..engine import evening
 from ..engine.evening import Evening, Setup
 from . import l10n
 from .access import role
+from .parse import digits
 from .assets import build, release
 
 BOARD = ("totals", "chart", "numbers-body", "seated", "hands")  # what any change of the table may move
@@ -185,9 +186,8 @@ def shown_version(tags=None) -> int | None:
     _v, role_now, locale_now = etag(0).split(".", 2)
     for tag in (asked_tags() if tags is None else tags):
         version, _, rest = tag.split(":")[0].partition(".")  # X-Board may carry the encoding too
-        if rest == f"{role_now}.{locale_now}" and version[1:].isascii() and version[1:].isdigit() \
-                and version.startswith("v") and len(version) < 12:
-            return int(version[1:])
+        if rest == f"{role_now}.{locale_now}" and version.startswith("v") and digits(version[1:]) is not None:
+            return digits(version[1:])
     return None
 
 

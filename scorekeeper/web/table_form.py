@@ -1,9 +1,7 @@
-"""WTForms for opening a table, plus the parsing helpers the hand forms share."""
+"""WTForms for opening a table."""
 from __future__ import annotations
 
-import re
 import secrets
-from decimal import Decimal
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -14,37 +12,10 @@ from wtforms.validators import Length
 from .bounds import MAX_NAME
 from .hand_form import fail
 from .house_rules import in_words
-from .seating_check import check_seating, stake_problem, tidy
+from .parse import digits, money_minor
+from .seating_check import check_seating, tidy
 
 CURRENCIES = (("CHF", "CHF"), ("EUR", "EUR"))
-# An amount as people write it: 0.10, 0,05, .5, 1'000; ASCII digits only, never an exponent (9e999999
-# overflowed Decimal, a 500), NaN, Infinity or 1_000 (all of which Decimal reads).
-MONEY = re.compile(r"[0-9]{1,9}(?:\.[0-9]{0,9})?|\.[0-9]{1,9}")
-
-
-def money_minor(text: str) -> int:
-    """Parse an amount such as 0.10, 0,05 or 1 into minor units (Rappen, cents)."""
-    text = (text or "").strip().replace(",", ".").replace("'", "")
-    if MONEY.fullmatch(text) is None:  # checked before Decimal sees it: at most 19 characters
-        raise ValueError(_("Write an amount such as 0.10."))
-    value = Decimal(text)
-    minor = value * 100
-    if minor != minor.to_integral_value():
-        raise ValueError(_("Write an amount above zero with at most two decimals, such as 0.10."))
-    problem = stake_problem(int(minor))  # above zero, at most 10,000: as a change of the table and an import say
-    if problem is not None:
-        raise ValueError(problem)
-    return int(minor)
-
-
-def digits(text) -> int | None:
-    """Return `text` as a whole number if it is written in at most 9 ASCII digits, else None."""
-    text = (text or "").strip()
-    # the length bound keeps int() under Python's 4300-digit limit and the number inside an SQL INTEGER;
-    # ASCII only: int() also reads Arabic-Indic '٣' and full-width '１２', which no field here offers
-    return int(text) if text.isascii() and text.isdecimal() and len(text) <= 9 else None
-
-
 class Seats(FieldList):
     """The players' fields: a posted name such as players-² or players-999…9 is no seat, never a 500.
 
@@ -56,8 +27,8 @@ class Seats(FieldList):
         for k in formdata:
             if k.startswith(prefix):
                 k = k[offset:].split(self._field_separator, 1)[0]
-                if k.isascii() and k.isdigit() and len(k) <= 3:
-                    yield int(k)
+                if digits(k, most=3) is not None:
+                    yield digits(k, most=3)
 
 
 def new_token() -> str:

@@ -17,7 +17,8 @@ from ..store import circles
 from ..engine.evening import seated
 from .bounds import MAX_NAME
 from .seating_check import check_seating, tidy
-from .table_form import digits, money_minor, new_token, rule_field, rule_value, table_form_class
+from .parse import digits, money_minor
+from .table_form import new_token, rule_field, rule_value, table_form_class
 from .access import load
 
 bp = Blueprint("setup", __name__)

@@ -24,7 +24,8 @@ from . import count_aid, hand_form, scoreboard
 from . import said as words
 from .access import hand_gone, load, load_hand, viewer_ok, watched_at
 from .l10n import isolated, say, signed
-from .table_form import digits, new_token
+from .parse import digits
+from .table_form import new_token
 
 bp = Blueprint("tables", __name__)
 

@@ -1,0 +1,38 @@
+"""Reading what people type: whole numbers, points (whole or half), money into minor units. One place for the
+bounds that come before any arithmetic: ASCII digits only (int() also reads '٣' and '１２'), at most nine of them
+(int() of 5000 digits is slow, and a number must fit an SQL INTEGER), never an exponent (Decimal reads 9e999999).
+"""
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from flask_babel import gettext as _
+
+from .seating_check import stake_problem
+
+WHOLE = re.compile(r"[+-]?[0-9]{1,9}")  # typed points: nine digits, a sign
+HALF = re.compile(r"([0-9]{1,9})(?:[.,]([0-9]{1,9}))?")  # 40.5 or 40,5
+# An amount as people write it: 0.10, 0,05, .5, 1'000; never NaN, Infinity or 1_000 (all of which Decimal reads).
+MONEY = re.compile(r"[0-9]{1,9}(?:\.[0-9]{0,9})?|\.[0-9]{1,9}")
+
+
+def digits(text, most: int = 9) -> int | None:
+    """Return `text` as a whole number if it is written in at most `most` ASCII digits (no sign), else None."""
+    text = (text or "").strip()
+    return int(text) if text.isascii() and text.isdecimal() and len(text) <= most else None
+
+
+def money_minor(text: str) -> int:
+    """Parse an amount such as 0.10, 0,05 or 1 into minor units (Rappen, cents); a stake above zero, at most
+    10,000 (as a change of the table and an import say). Raise ValueError with the player's words."""
+    text = (text or "").strip().replace(",", ".").replace("'", "")
+    if MONEY.fullmatch(text) is None:  # checked before Decimal sees it: at most 19 characters
+        raise ValueError(_("Write an amount such as 0.10."))
+    minor = Decimal(text) * 100
+    if minor != minor.to_integral_value():
+        raise ValueError(_("Write an amount above zero with at most two decimals, such as 0.10."))
+    problem = stake_problem(int(minor))
+    if problem is not None:
+        raise ValueError(problem)
+    return int(minor)
