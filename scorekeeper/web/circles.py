@@ -135,8 +135,9 @@ def share(key):
     links = [(store.VIEWER, external("circles.show", key=keys[store.VIEWER]))]
     if circle.role == store.SCORER:
         links.append((store.SCORER, external("circles.show", key=keys[store.SCORER])))
-    return render_template("circle_share.html", circle=circle, key=key, links=links,
-                           scorer=circle.role == store.SCORER, rotated=request.args.get("rotated") == "1")
+    rotate = url_for("circles.rotate", key=key) if circle.role == store.SCORER else None
+    return render_template("circle_share.html", circle=circle, key=key, links=links, rotate=rotate,
+                           rotated=request.args.get("rotated") == "1")
 
 
 @bp.post("/c/<key>/share/scorer")

@@ -17,8 +17,9 @@ def share(table_id):
     shown = [(store.VIEWER, external("live.view", table_id=keys[store.VIEWER]))]
     if role() != store.VIEWER:
         shown.append((store.SCORER, external("tables.show", table_id=keys[store.SCORER])))
-    return render_template("share.html", table=table, game=game, links=shown,
-                           creator=role() == store.CREATOR, rotated=request.args.get("rotated") == "1")
+    rotate = url_for("share.rotate", table_id=table.id) if role() == store.CREATOR else None
+    return render_template("table_share.html", table=table, game=game, links=shown, rotate=rotate,
+                           rotated=request.args.get("rotated") == "1")
 
 
 @bp.post("/t/<table_id>/share/scorer")
