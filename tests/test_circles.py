@@ -2,6 +2,7 @@
 link, the season's standings, and who owes whom over the season."""
 from __future__ import annotations
 
+import html
 import re
 from datetime import date, datetime, timedelta, timezone
 
@@ -202,3 +203,68 @@ def test_circles_are_stored_on_both_databases_and_a_table_keeps_its_hands(db_app
     assert circles.find_circle(viewer).role == store.VIEWER
     new = circles.new_circle_scorer_link(circle.id)
     assert circles.find_circle(key).active is False and circles.find_circle(new).active is True
+
+
+# ---- one person under two names ----
+
+def seating(table, players, *hands):
+    return season.Seating(table, tuple(players), tuple((i + 1, tuple(h)) for i, h in enumerate(hands)))
+
+
+def test_a_rename_reaches_every_evening_and_every_spelling():
+    played = [seating("t1", ["Ana", "Ben", "Cla"], ["Ana", "Ben", "Cla"]),
+              seating("t2", ["ana ", "Ben", "Dario"], ["ana ", "Ben", "Dario"]),
+              seating("t3", ["Ben", "Cla", "Dario"], ["Ben", "Cla", "Dario"])]
+    plan = season.renaming(played, "Ana", "Anna")
+    assert [(r.table_id, r.renames, r.players) for r in plan] == [
+        ("t1", {"Ana": "Anna"}, ("Anna", "Ben", "Cla")), ("t2", {"ana ": "Anna"}, ("Anna", "Ben", "Dario"))]
+
+
+def test_two_names_that_sat_at_one_hand_are_two_people():
+    # Ana left after hand 1 and Anna joined at hand 2 of t1: one person, mergeable; in t2 both played hand 1
+    fine = [seating("t1", ["Anna", "Ben", "Cla"], ["Ana", "Ben", "Cla"], ["Anna", "Ben", "Cla"])]
+    assert [r.renames for r in season.renaming(fine, "Ana", "Anna")] == [{"Ana": "Anna"}]
+    both = [*fine, seating("t2", ["Ana", "Anna", "Ben"], ["Ana", "Anna", "Ben"])]
+    with pytest.raises(season.BothPlayed) as e:
+        season.renaming(both, "Ana", "Anna")
+    assert (e.value.table_id, e.value.names) == ("t2", ("Ana", "Anna"))
+
+
+def test_renaming_in_the_circle_merges_two_spellings_and_their_standings(client):
+    circle = new_circle(client)
+    first = open_evening(client, circle)
+    hand(client, first, 40, "m1")  # Anna & Cla +4, Ben & Zoë −4 (40 − 36, docs/rules.md §1)
+    key = circle.rsplit("/", 1)[1]
+    r = client.post(f"/tables/new/troccas?circle={key}", data={**TROCCAS, "players-0": "Anne"})  # a second spelling
+    second = r.headers["Location"]
+    hand(client, second, 45, "m2")  # Anne & Cla +9 (45 − 36)
+    assert set(standings(client.get(circle).get_data(as_text=True))) == {"Anna", "Anne", "Ben", "Cla", "Zoë"}
+    r = client.post(circle + "/people", data={"person": "Anne", "name": "Anna", "token": "merge-1"})
+    assert r.status_code == 303
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    table = standings(page)
+    assert "Anne" not in table and table["Anna"] == ["2", "+13", "+CHF\xa00.65"]  # +4 + 9 units, × 5 Rappen
+    assert "now one person" in page
+    assert "Anna" in client.get(second).get_data(as_text=True) and "Anne" not in client.get(second).get_data(as_text=True)
+    # the same form again (a double tap) answers as the first did and renames nothing more
+    assert client.post(circle + "/people", data={"person": "Anne", "name": "Anna", "token": "merge-1"}).status_code == 303
+    assert standings(client.get(circle).get_data(as_text=True))["Anna"] == ["2", "+13", "+CHF\xa00.65"]
+    # Undo on an evening takes the rename back there (it is that table's last change)
+    undo = re.search(r'<form id="undo-last" method="post" action="([^"]+)">.*?name="token" value="([^"]+)".*?'
+                     r'name="change" value="([^"]+)"', client.get(second).get_data(as_text=True), re.S)
+    assert client.post(undo.group(1), data={"token": undo.group(2), "change": undo.group(3)}).status_code == 303
+    assert set(standings(client.get(circle).get_data(as_text=True))) == {"Anna", "Anne", "Ben", "Cla", "Zoë"}
+
+
+def test_a_merge_of_two_people_who_played_together_is_refused_at_the_field(client):
+    circle = new_circle(client)
+    first = open_evening(client, circle)
+    hand(client, first, 40, "r1")
+    r = client.post(circle + "/people", data={"person": "Ben", "name": "zoë", "token": "bad-merge"})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 400 and "both played hand 1" in page and 'value="zoë"' in page  # the input is kept
+    assert set(standings(client.get(circle).get_data(as_text=True))) == {"Anna", "Ben", "Cla", "Zoë"}  # nothing done
+    for person, name, says in (("Ben", "Ben", "already this person's name"), ("Nobody", "Max", "Choose one"),
+                               ("Ben", "", "Write the name"), ("Ben", "B\x00n", "invisible or control")):
+        page = html.unescape(client.post(circle + "/people", data={"person": person, "name": name}).get_data(as_text=True))
+        assert says in page, (person, name)

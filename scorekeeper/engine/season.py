@@ -89,3 +89,56 @@ def balances(evenings: list[Evening], currency: str) -> dict[str, int]:
 def season_settlement(evenings: list[Evening], currency: str) -> Settlement:
     """Who pays whom to settle the season in one currency: the fewest payments, rounded to its coin."""
     return settle(balances(evenings, currency), currency)
+
+
+# ---- one person under two names: renaming across the circle's evenings ----
+
+@dataclass(frozen=True)
+class Seating:
+    """One evening as a rename sees it: the table's players now, and who sat at each hand (by its number)."""
+
+    table_id: str
+    players: tuple
+    hands: tuple  # ((hand number, (players at that hand…)), …)
+
+
+@dataclass(frozen=True)
+class Renaming:
+    """What a rename changes at one table: {a spelling written there: the new name}, and its players after."""
+
+    table_id: str
+    renames: dict
+    players: tuple
+
+
+class BothPlayed(ValueError):
+    """The two names sat at the same hand (or the same table now): they are two people, not one."""
+
+    def __init__(self, table_id: str, hand: int | None, names: tuple):
+        super().__init__(table_id, hand, names)
+        self.table_id, self.hand, self.names = table_id, hand, names
+
+
+def renaming(evenings: list[Seating], old: str, new: str) -> list[Renaming]:
+    """Plan renaming person `old` (every spelling of the name) to `new` in every evening they played.
+
+    If `new` is another person of the circle, the two become one (a merge): refused with BothPlayed if both sat
+    at one hand, or at one table now. A new spelling of the same person ("anna" → "Anna") is a rename alone.
+    """
+    was, becomes = person(old), person(new)
+    out = []
+    for e in evenings:
+        spellings = {p for p in e.players if person(p) == was}
+        spellings |= {p for _n, seated in e.hands for p in seated if person(p) == was}
+        if not spellings:
+            continue
+        if was != becomes:
+            for number, seated in (*e.hands, (None, e.players)):  # a hand they both played says most
+                here = {person(p) for p in seated}
+                if was in here and becomes in here:
+                    other = next(p for p in seated if person(p) == becomes)
+                    raise BothPlayed(e.table_id, number, (next(p for p in seated if person(p) == was), other))
+        renames = {p: new for p in sorted(spellings) if p != new}
+        if renames:
+            out.append(Renaming(e.table_id, renames, tuple(new if person(p) == was else p for p in e.players)))
+    return out

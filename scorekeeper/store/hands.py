@@ -437,3 +437,41 @@ def _set_table(conn, table_id: str, settings: dict, renames: dict, rename) -> No
         if (facts, setup, dealer) != (h.facts, kept, h.dealer):
             conn.execute(update(hands).where(hands.c.id == h.id).values(
                 facts=facts, setup=setup or None, dealer=dealer, version=h.version + 1, updated_at=now()))
+
+
+def rename_everywhere(plan: list, rename_of, token: str | None = None) -> bool:
+    """Rename a person at several tables at once (a circle's evenings): all or none, in one transaction.
+
+    `plan`: [(table_id, players after, {old name: new name})]; `rename_of(table_id)` is that table's game's
+    rename(facts, old, new). Each table's change is logged as a change of that table (its Undo takes it back
+    there), under `token` and the table's place in the plan: the same form posted twice renames once (True).
+    """
+    if not plan:
+        return True
+    first = f"{token}-0" if is_key(f"{token}-0") else None
+    try:
+        with writing() as conn:
+            if first and conn.execute(select(changes.c.id).where(changes.c.token == first)).first():
+                return True
+            for i, (table_id, players, renames) in enumerate(plan):
+                _bump(conn, table_id)
+                row = conn.execute(select(tables.c.players, tables.c.stake, tables.c.rules)
+                                   .where(tables.c.id == table_id)).first()
+                before = {"players": list(row.players), "stake": row.stake, "rules": dict(row.rules)}
+                after = {**before, "players": list(players), "renames": dict(renames)}
+                _set_table(conn, table_id, after, renames, rename_of(table_id))
+                _log(conn, table_id, None, "table", before, after, f"{token}-{i}" if first else None)
+        return True
+    except IntegrityError:
+        if first is None:
+            raise
+        return True  # two posts of one form met: the other one did it
+
+
+def renamed_by(token: str | None) -> bool:
+    """Say whether this form's token already renamed someone (rename_everywhere posted twice: a double tap)."""
+    first = f"{token}-0"
+    if not is_key(first):
+        return False
+    with engine().connect() as conn:
+        return conn.execute(select(changes.c.id).where(changes.c.token == first)).first() is not None

@@ -18,7 +18,9 @@ from ..engine.games import get_game
 from ..engine.settle import BANK, COINS
 from ..store import circles
 from ..engine import evening
-from ..engine.evening import Setup
+from . import scoreboard
+from .seating_check import name_problem, tidy
+from .table_form import new_token
 from .links import external
 
 bp = Blueprint("circles", __name__)
@@ -72,13 +74,16 @@ def new_circle():
 
 
 def evenings(circle_id: str) -> list[tuple]:
-    """Return (table, evening) for each table of the circle, oldest first: the season's facts of each."""
+    """Return (table, hands, season.Evening) for each table of the circle, oldest first: the season's facts of each.
+
+    Each evening is the one the table's page shows (web/scoreboard.py keeps it per table version): a circle's page
+    scores no hand that its tables' pages scored already."""
     out = []
     for table in circles.circle_tables(circle_id):
-        b = evening.build(Setup.of(table), store.list_hands(table.id), range(0))  # totals only: no sentences
+        table, e = scoreboard.current(table)
         when = table.created_at if table.created_at.tzinfo else table.created_at.replace(tzinfo=timezone.utc)
-        out.append((table, len(b.rows), season.Evening(table.id, table.game, when.date(), table.currency,
-                                                        dict(b.units), dict(b.money))))
+        out.append((table, len(e.rows), season.Evening(table.id, table.game, when.date(), table.currency,
+                                                        dict(e.units), dict(e.money))))
     return out
 
 
@@ -89,6 +94,11 @@ def show(key):
         return render_template("error.html", status=410, message=_(
             "This scorer link was replaced by a new one. Ask the circle's scorer for the new link, or for the link "
             "to watch.")), 410
+    return show_page(circle, key)
+
+
+def show_page(circle, key, errors=None, person="", name="", status=200):
+    """The circle's page: its standings, the season's settling up, its people, its evenings."""
     played = evenings(circle.id)
     period = request.args.get("period") if request.args.get("period") in PERIODS else "all"
     games = sorted({t.game for t, _n, _e in played})
@@ -105,11 +115,14 @@ def show(key):
                 else url_for("live.view", table_id=keys[store.VIEWER]))
         rows.append({"table": table, "hands": hands, "href": href, "when": format_date(e.played_on, "medium"),
                      "game": get_game(table.game)})
+    people = sorted({n for _t, _n, e in played for n in e.units}, key=str.casefold)
     return render_template(
         "circle.html", circle=circle, key=key, scorer=scorer, rows=rows, standings=season.standings(counted),
         settlements=[(c, season.season_settlement(counted, c)) for c in currencies], currencies=currencies,
         main=season.main_currency(counted), period=period, game=game,
-        games=[get_game(g) for g in games], bank=BANK, coins=COINS, added=request.args.get("added"))
+        games=[get_game(g) for g in games], bank=BANK, coins=COINS, added=request.args.get("added"),
+        people=people, errors=errors or {}, person=person, name=name, token=new_token(),
+        renamed=request.args.get("renamed"), merged=request.args.get("merged") == "1"), status
 
 
 @bp.post("/c/<key>/tables")
@@ -148,3 +161,51 @@ def rotate(key):
     new_key = circles.new_circle_scorer_link(circle.id)
     return redirect(url_for("circles.share", key=new_key, rotated=1), 303)
 
+
+
+def seatings(circle_id: str) -> list[season.Seating]:
+    """Who sat where in each of the circle's evenings: the table's players now, and each hand's."""
+    out = []
+    for table in circles.circle_tables(circle_id):
+        hands = tuple((h.number, tuple(evening.seated(h) or table.players)) for h in store.list_hands(table.id))
+        out.append(season.Seating(table.id, tuple(table.players), hands))
+    return out
+
+
+@bp.post("/c/<key>/people")
+def rename_person(key):
+    """Rename a person in every evening of the circle; onto another person's name, the two become one (a merge)."""
+    circle = load(key)
+    if circle is None or circle.role != store.SCORER:
+        abort(403)
+    old, new = (request.form.get("person") or "").strip(), tidy(request.form.get("name") or "")
+    if store.renamed_by(request.form.get("token")):  # the same form again (a double tap): done the first time
+        return redirect(url_for("circles.show", key=key, renamed=new, _anchor="people"), 303)
+    errors = {}
+    played = seatings(circle.id)
+    names = {p for e in played for p in e.players} | {p for e in played for _n, s in e.hands for p in s}
+    if old not in names:
+        errors["person"] = _("Choose one of the circle's people.")
+    problem = name_problem(new) if new else _("Write the name this person goes by.")
+    if problem:
+        errors["name"] = problem
+    elif not errors and old == new:
+        errors["name"] = _("That is already this person's name: write another, or another person's to make them one.")
+    if not errors:
+        try:
+            plan = season.renaming(played, old, new)
+        except season.BothPlayed as e:
+            where = next(t for t in circles.circle_tables(circle.id) if t.id == e.table_id)
+            errors["name"] = (_("%(a)s and %(b)s both played hand %(n)s on %(date)s: they are two people, so they "
+                                "can't be made one.", a=e.names[0], b=e.names[1], n=e.hand,
+                                date=format_date(where.created_at, "medium")) if e.hand is not None else
+                              _("%(a)s and %(b)s both sit at the table of %(date)s: they are two people, so they "
+                                "can't be made one.", a=e.names[0], b=e.names[1],
+                                date=format_date(where.created_at, "medium")))
+        else:
+            games = {t.id: get_game(t.game).rename for t in circles.circle_tables(circle.id)}
+            store.rename_everywhere([(r.table_id, r.players, r.renames) for r in plan], games.get,
+                                    request.form.get("token"))
+            merged = season.person(new) in {season.person(n) for n in names} and season.person(new) != season.person(old)
+            return redirect(url_for("circles.show", key=key, renamed=new, merged=int(merged), _anchor="people"), 303)
+    return show_page(circle, key, errors=errors, person=old, name=new, status=400)
