@@ -277,7 +277,7 @@ def test_a_release_that_changes_only_a_template_is_a_new_page_for_a_phone_that_k
     with the new page, not a 304 that shows the old markup."""
     import shutil
 
-    from scorekeeper.web import pwa
+    from scorekeeper.web import assets
     url = open_table(client)
     tag = client.get(url).headers["ETag"]
     assert client.get(url, headers={"If-None-Match": tag}).status_code == 304
@@ -287,5 +287,5 @@ def test_a_release_that_changes_only_a_template_is_a_new_page_for_a_phone_that_k
     assert client.get(url, headers={"If-None-Match": tag}).status_code == 304
     said = templates / "_said.html"
     said.write_text(said.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # one template changed
-    pwa._release.cache_clear()  # read once per process: a new release is a new process
+    assets._release.cache_clear()  # read once per process: a new release is a new process
     assert client.get(url, headers={"If-None-Match": tag}).status_code == 200
