@@ -38,6 +38,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         # once, at 11 (web/precompressed.py).
         COMPRESS_BR_LEVEL=5,
         BABEL_DEFAULT_LOCALE="en",
+        # the time a line was marked paid, said as the tables' clocks say it: the games are played in Central
+        # Europe (docs/deploy.md: set it in the environment for another place)
+        BABEL_DEFAULT_TIMEZONE="Europe/Zurich",
         SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24 * 365,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,  # a whole evening exported as JSON is a few KB; 2 MB is plenty
         MAX_HANDS=2000,  # hands one table keeps (a long evening is 60): more is refused, at the form and on import
@@ -52,7 +55,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.from_pyfile("config.py", silent=True)
     for key in ("SECRET_KEY", "DATABASE_URL", "PROXY_FIX", "RATELIMIT_STORAGE_URI", "RATELIMIT_TABLES",
                 "RATELIMIT_IMPORTS", "RATELIMIT_API", "RATELIMIT_ENABLED", "MAX_HANDS", "MAX_URL",
-                "MAX_CONTENT_LENGTH", "MAX_FORM_SIZE"):
+                "MAX_CONTENT_LENGTH", "MAX_FORM_SIZE", "BABEL_DEFAULT_TIMEZONE"):
         if os.environ.get(key):
             app.config[key] = os.environ[key]
     if test_config:
@@ -78,12 +81,12 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from . import store
     from .web import (access, api, circles, counting, exports, health, home, limits, precompressed, pwa, rules, share,
-                      site, table_setup, tables, templating, watch)
+                      settle_up, site, table_setup, tables, templating, watch)
     store.init_app(app)
     csrf.exempt(api.bp)
     access.install(app)
-    for blueprint in (api.bp, home.bp, counting.bp, rules.bp, tables.bp, table_setup.bp, exports.bp, watch.bp, share.bp,
-                      pwa.bp, health.bp, circles.bp):
+    for blueprint in (api.bp, home.bp, counting.bp, rules.bp, tables.bp, table_setup.bp, settle_up.bp, exports.bp,
+                      watch.bp, share.bp, pwa.bp, health.bp, circles.bp):
         app.register_blueprint(blueprint)
     templating.install(app)
     site.install(app)

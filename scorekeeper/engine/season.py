@@ -142,3 +142,15 @@ def renaming(evenings: list[Seating], old: str, new: str) -> list[Renaming]:
         if renames:
             out.append(Renaming(e.table_id, renames, tuple(new if person(p) == was else p for p in e.players)))
     return out
+
+
+def unpaid(evenings: list[Evening], paid, currency: str) -> dict[str, int]:
+    """Each person's balance over the evenings in `currency` less the lines marked paid ((payer, payee, amount) in
+    that currency, names as written at the evening): what is still owed, in minor units, summing to zero."""
+    names = {person(n): n for n in balances(evenings, currency)}
+    owed = {person(n): v for n, v in balances(evenings, currency).items()}
+    for payer, payee, amount in paid:
+        for who, sign in ((payer, 1), (payee, -1)):
+            names.setdefault(person(who), who)
+            owed[person(who)] = owed.get(person(who), 0) + sign * amount
+    return {names[k]: v for k, v in owed.items()}

@@ -127,3 +127,13 @@ def settle(balances: dict[str, int], currency: str) -> Settlement:
         balances[BANK] = -gap
     rounded = round_to_coin(balances, COINS.get(currency, 1))
     return Settlement(rounded, fewest_transfers({r.player: r.rounded for r in rounded}))
+
+
+def after_payments(balances: dict[str, int], paid) -> dict[str, int]:
+    """Return the balances still open once lines were paid: each (payer, payee, amount) paid moves the payer's
+    balance up and the payee's down by the amount (every player kept, at 0 when all is paid)."""
+    out = dict(balances)
+    for payer, payee, amount in paid:
+        out[payer] = out.get(payer, 0) + amount
+        out[payee] = out.get(payee, 0) - amount
+    return out

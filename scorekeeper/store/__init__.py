@@ -9,5 +9,8 @@ from .hands import (add_hand, added_since, by_token, change_table, changed_by, c
                     table_version,
                     undo)
 from .links import find_link, new_scorer_link, share_links  # noqa: F401
-from .schema import (CREATOR, SCORER, VIEWER, Access, Added, Change, Full, Hand, Moved, NotFound, Stale,  # noqa: F401
-                     TableInfo, changes, hands, links, metadata, tables)
+from .money import (mark_paid, paid_for_table, paid_in_circle, pot_add, pot_entries_of, pot_undo,  # noqa: F401
+                    unmark_paid)
+from .schema import (CREATOR, SCORER, VIEWER, Access, Added, AlreadyPaid, Change, Full, Hand, Moved,  # noqa: F401
+                     NotFound, Payment, PotEntry, PotShort, Stale, TableInfo, changes, hands, links, metadata,
+                     tables)

@@ -1,4 +1,4 @@
-"""The schema: the four SQL tables and the dataclasses the store returns instead of rows.
+"""The schema: the SQL tables and the dataclasses the store returns instead of rows.
 
 Changing a table here needs an Alembic migration in migrations/versions.
 """
@@ -40,6 +40,36 @@ circle_links = Table(
     Column("circle_id", String(64), ForeignKey("circles.id", ondelete="CASCADE"), nullable=False, index=True),
     Column("role", String(8), nullable=False),  # scorer (opens evenings, adds tables) or viewer
     Column("active", Boolean, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+# a settle-up line marked paid: an evening's (table_id) or a circle's season's (circle_id, no table); Undo marks it
+# undone, so the list says what was paid and taken back
+payments = Table(
+    "payments", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(64), ForeignKey("tables.id", ondelete="CASCADE"), nullable=True, index=True),
+    Column("circle_id", String(64), ForeignKey("circles.id", ondelete="CASCADE"), nullable=True, index=True),
+    Column("payer", String(64), nullable=False),
+    Column("payee", String(64), nullable=False),
+    Column("amount", Integer, nullable=False),  # minor units (Rappen, cents), above zero
+    Column("currency", String(8), nullable=False),
+    Column("token", String(64), nullable=True, unique=True),  # the form's idempotency token
+    Column("undone", Boolean, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+# a circle's pot (Kasse): a ledger whose balance is the sum of its live entries, in each currency
+pot_entries = Table(
+    "pot_entries", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("circle_id", String(64), ForeignKey("circles.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("amount", Integer, nullable=False),  # minor units: above zero goes in, below zero comes out
+    Column("currency", String(8), nullable=False),
+    Column("who", String(64), nullable=True),  # who paid in or took out, if a person
+    Column("note", String(80), nullable=False),
+    Column("token", String(64), nullable=True, unique=True),
+    Column("undone", Boolean, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
@@ -185,3 +215,40 @@ def table_info(row) -> TableInfo:
     """Return a table's row (or a row holding the tables columns) as the TableInfo the rest of the app uses."""
     return TableInfo(row.id, row.game, tuple(row.players), dict(row.rules), row.stake, row.currency,
                      row.first_dealer, row.version, row.created_at)
+
+
+@dataclass(frozen=True)
+class Payment:
+    """A settle-up line marked paid: who paid whom how much, when; of an evening (table_id) or a season."""
+
+    id: int
+    table_id: str | None
+    payer: str
+    payee: str
+    amount: int
+    currency: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class PotEntry:
+    """Money into (amount above zero) or out of a circle's pot, with who and why."""
+
+    id: int
+    amount: int
+    currency: str
+    who: str | None
+    note: str
+    created_at: datetime
+
+
+class AlreadyPaid(Exception):
+    """The line was marked paid meanwhile (on another phone): marked once, never twice."""
+
+
+class PotShort(Exception):
+    """A withdrawal larger than what the pot holds: `holds` is its balance in that currency."""
+
+    def __init__(self, holds: int):
+        super().__init__(holds)
+        self.holds = holds

@@ -15,13 +15,17 @@ from flask_babel import gettext as _
 from .. import store
 from ..engine import season
 from ..engine.games import get_game
-from ..engine.settle import BANK, COINS
+from ..engine.settle import BANK, COINS, settle
 from ..store import circles
 from ..engine import evening
 from . import scoreboard
+from .bounds import invisible
+from .l10n import money
+from .parse import amount_minor
 from .seating_check import name_problem, tidy
 from .table_form import new_token
 from .links import external
+from .parse import digits
 
 bp = Blueprint("circles", __name__)
 
@@ -97,7 +101,22 @@ def show(key):
     return show_page(circle, key)
 
 
-def show_page(circle, key, errors=None, person="", name="", status=200):
+def pot_of(circle_id: str) -> dict:
+    """The pot's entries (newest first) and what it holds in each currency: the sum of its entries."""
+    entries = store.pot_entries_of(circle_id)
+    holds: dict[str, int] = {}
+    for entry in entries:
+        holds[entry.currency] = holds.get(entry.currency, 0) + entry.amount
+    return {"entries": entries[::-1], "holds": holds}
+
+
+def season_settle(evenings: list, paid: list, currency: str):
+    """Who pays whom to settle what is still owed in `currency` over the evenings, in the fewest payments."""
+    owed = season.unpaid(evenings, [(p.payer, p.payee, p.amount) for p in paid if p.currency == currency], currency)
+    return settle(owed, currency)
+
+
+def show_page(circle, key, errors=None, person="", name="", status=200, pot_errors=None):
     """The circle's page: its standings, the season's settling up, its people, its evenings."""
     played = evenings(circle.id)
     period = request.args.get("period") if request.args.get("period") in PERIODS else "all"
@@ -116,13 +135,20 @@ def show_page(circle, key, errors=None, person="", name="", status=200):
         rows.append({"table": table, "hands": hands, "href": href, "when": format_date(e.played_on, "medium"),
                      "game": get_game(table.game)})
     people = sorted({n for _t, _n, e in played for n in e.units}, key=str.casefold)
+    # what is still owed: every evening (whatever the filters show), less the lines marked paid
+    paid = store.paid_in_circle(circle.id)
+    everything = [e for _t, _n, e in played]
+    owed = [(c, season_settle(everything, paid, c)) for c in
+            sorted({e.currency for e in everything}, key=lambda c: (c != season.main_currency(everything), c))]
     return render_template(
         "circle.html", circle=circle, key=key, scorer=scorer, rows=rows, standings=season.standings(counted),
-        settlements=[(c, season.season_settlement(counted, c)) for c in currencies], currencies=currencies,
+        settlements=owed, paid=[p for p in paid if p.table_id is None], currencies=currencies,
         main=season.main_currency(counted), period=period, game=game,
         games=[get_game(g) for g in games], bank=BANK, coins=COINS, added=request.args.get("added"),
         people=people, errors=errors or {}, person=person, name=name, token=new_token(),
-        renamed=request.args.get("renamed"), merged=request.args.get("merged") == "1"), status
+        renamed=request.args.get("renamed"), merged=request.args.get("merged") == "1",
+        stale=request.args.get("stale") == "1", pot=pot_of(circle.id), pot_errors=pot_errors or {},
+        form=request.form if pot_errors else {}), status
 
 
 @bp.post("/c/<key>/tables")
@@ -209,3 +235,86 @@ def rename_person(key):
             merged = season.person(new) in {season.person(n) for n in names} and season.person(new) != season.person(old)
             return redirect(url_for("circles.show", key=key, renamed=new, merged=int(merged), _anchor="people"), 303)
     return show_page(circle, key, errors=errors, person=old, name=new, status=400)
+
+
+@bp.post("/c/<key>/paid")
+def paid(key):
+    """Mark a line of the season's settling up paid; one no longer owed (marked on another phone) is said."""
+    circle = load(key)
+    if circle is None or circle.role != store.SCORER:
+        abort(403)
+    currency = request.form.get("currency", "")
+    everything = [e for _t, _n, e in evenings(circle.id)]
+    owed = season_settle(everything, store.paid_in_circle(circle.id), currency)
+    line = (request.form.get("payer", ""), request.form.get("payee", ""), digits(request.form.get("amount")))
+    try:
+        if line not in {(t.payer, t.payee, t.amount) for t in owed.transfers}:
+            raise store.AlreadyPaid()
+        store.mark_paid(*line, currency, circle_id=circle.id, token=request.form.get("token"),
+                        seen=digits(request.form.get("seen")) or 0)
+    except store.AlreadyPaid:
+        return redirect(url_for("circles.show", key=key, stale=1, _anchor=f"settle-{currency}"), 303)
+    return redirect(url_for("circles.show", key=key, _anchor=f"settle-{currency}"), 303)
+
+
+@bp.post("/c/<key>/unpaid")
+def unpaid(key):
+    circle = load(key)
+    if circle is None or circle.role != store.SCORER:
+        abort(403)
+    store.unmark_paid(digits(request.form.get("payment")) or 0, circle_id=circle.id)
+    return redirect(url_for("circles.show", key=key), 303)
+
+
+MAX_NOTE = 80
+
+
+def pot_form_problems(form) -> tuple[dict, dict]:
+    """Read the pot's form: (values, {field: message}). An amount as people write it; in or out; who, if one of
+    the circle's people; a note of at most MAX_NOTE characters."""
+    errors, values = {}, {}
+    try:
+        values["amount"] = amount_minor(form.get("amount", ""))
+    except ValueError as e:
+        errors["amount"] = str(e)
+    values["sign"] = -1 if form.get("direction") == "out" else 1
+    values["currency"] = form.get("currency") if form.get("currency") in COINS else "CHF"
+    values["who"] = tidy(form.get("who") or "") or None
+    values["note"] = tidy(form.get("note") or "")
+    if len(values["note"]) > MAX_NOTE or invisible(values["note"]):
+        errors["note"] = _("A note is at most %(n)s characters, without control characters.", n=MAX_NOTE)
+    if values["who"] and name_problem(values["who"]):
+        errors["who"] = name_problem(values["who"])
+    return values, errors
+
+
+@bp.post("/c/<key>/pot")
+def pot(key):
+    """Put money into the circle's pot or take it out; a withdrawal beyond what it holds is refused at the amount."""
+    circle = load(key)
+    if circle is None or circle.role != store.SCORER:
+        abort(403)
+    values, errors = pot_form_problems(request.form)
+    if not errors:
+        try:
+            store.pot_add(circle.id, values["sign"] * values["amount"], values["currency"], values["note"],
+                          values["who"], request.form.get("token"))
+            return redirect(url_for("circles.show", key=key, _anchor="pot"), 303)
+        except store.PotShort as e:
+            errors["amount"] = _("The pot holds %(holds)s: it can't give out more than that (it is the table's cash, "
+                                 "and a tin can't go below empty).", holds=money(e.holds, values["currency"]))
+    return show_page(circle, key, pot_errors=errors, status=400)
+
+
+@bp.post("/c/<key>/pot/undo")
+def pot_undo(key):
+    circle = load(key)
+    if circle is None or circle.role != store.SCORER:
+        abort(403)
+    try:
+        store.pot_undo(circle.id, digits(request.form.get("entry")) or 0)
+    except store.PotShort as e:
+        return show_page(circle, key, pot_errors={"undo": _(
+            "Taking that back would leave the pot below empty (it holds %(holds)s): take back the later withdrawal "
+            "first.", holds=money(e.holds, request.form.get("currency") or "CHF"))}, status=400)
+    return redirect(url_for("circles.show", key=key, _anchor="pot"), 303)

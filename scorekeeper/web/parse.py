@@ -23,16 +23,23 @@ def digits(text, most: int = 9) -> int | None:
     return int(text) if text.isascii() and text.isdecimal() and len(text) <= most else None
 
 
-def money_minor(text: str) -> int:
-    """Parse an amount such as 0.10, 0,05 or 1 into minor units (Rappen, cents); a stake above zero, at most
-    10,000 (as a change of the table and an import say). Raise ValueError with the player's words."""
+def amount_minor(text: str) -> int:
+    """Parse an amount such as 0.10, 0,05 or 1 into minor units (Rappen, cents), above zero. Raise ValueError with
+    the player's words."""
     text = (text or "").strip().replace(",", ".").replace("'", "")
     if MONEY.fullmatch(text) is None:  # checked before Decimal sees it: at most 19 characters
         raise ValueError(_("Write an amount such as 0.10."))
     minor = Decimal(text) * 100
-    if minor != minor.to_integral_value():
+    if minor != minor.to_integral_value() or minor <= 0:
         raise ValueError(_("Write an amount above zero with at most two decimals, such as 0.10."))
-    problem = stake_problem(int(minor))
+    return int(minor)
+
+
+def money_minor(text: str) -> int:
+    """Parse a stake such as 0.10 into minor units: above zero, at most 10,000 (as a change of the table and an
+    import say). Raise ValueError with the player's words."""
+    minor = amount_minor(text)
+    problem = stake_problem(minor)
     if problem is not None:
         raise ValueError(problem)
-    return int(minor)
+    return minor

@@ -16,7 +16,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.routing import IntegerConverter
 
 from .. import store
-from ..engine import evening, settle
+from ..engine import evening
 from ..engine.errors import ScoreError
 from ..engine.evening import Setup
 from ..engine.games import resolve_rules
@@ -296,17 +296,6 @@ def undo(table_id):
         flash(_("Nothing was undone: another phone changed the table since. The Undo button now names the last "
                 "change."), "message")
     return redirect(url_for("tables.show", table_id=table.id), 303)
-
-
-@bp.get("/t/<table_id>/settle")
-@viewer_ok
-def settle_up(table_id):
-    table, game = load(table_id)
-    b = evening.build(Setup.of(table), store.list_hands(table.id), range(0))  # no sentences: settling shows none
-    result = settle.settle(b.money, table.currency)
-    return render_template("table_settle.html", table=table, game=game, b=b, s=result, bank=settle.BANK,
-                           coin=settle.COINS.get(table.currency, 1))
-
 
 
 HISTORY_PAGE = 50

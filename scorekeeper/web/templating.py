@@ -5,7 +5,7 @@ answer renders a dozen partials). The one exception is the language of this requ
 """
 from __future__ import annotations
 
-from flask_babel import get_locale
+from flask_babel import format_datetime, get_locale
 
 from ..engine import evening
 from . import count_aid, hand_form, l10n
@@ -28,7 +28,7 @@ def install(app) -> None:
     app.jinja_env.globals.update({
         # words, numbers and money in the reader's language
         "money": money, "isolated": isolated, "signed": signed, "house_rule_title": option_title,
-        "card_title": card_title,
+        "card_title": card_title, "format_datetime": format_datetime,
         # the scoreboard (web/scoreboard.py's regions and versions; the evening's chart and numbers, once each)
         "select_oob": select_oob, "live_etag": live_etag, "page_size": evening.PAGE, "changes_said": table_changes,
         "evening_chart": lambda b: b.once(("chart", l10n.locale_id()), chart),

@@ -1,0 +1,112 @@
+"""Money across evenings (issue 26): settle-up lines marked paid, on an evening and on its circle, with Undo; two
+phones marking one line mark it once; the circle settles only what is still owed."""
+from __future__ import annotations
+
+import html
+import re
+
+from scorekeeper.engine import season, settle
+from tests.opening import TROCCAS, open_table
+
+
+def hand(client, url, points, token):
+    r = client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": str(points), "token": token})
+    assert r.status_code == 303
+
+
+def lines(page) -> list[tuple]:
+    """The lines still owed, as the settle-up page lists them, with each Paid button's fields."""
+    section = re.search(r'<ol class="transfers">(.*?)</ol>', page, re.S).group(1)
+    return [dict(re.findall(r'name="([^"]+)" value="([^"]*)"', li)) for li in re.findall(r"<li>(.*?)</li>", section, re.S)]
+
+
+def test_lines_marked_paid_leave_what_is_still_owed_and_undo_brings_them_back(client):
+    url = open_table(client)
+    hand(client, url, 40, "p1")  # Anna & Cla +4 units × 5 Rappen = +20 each; Ben & Zoë −20 (docs/rules.md §1)
+    owed = lines(client.get(url + "/settle").get_data(as_text=True))
+    assert sorted((l["payer"], l["payee"], l["amount"]) for l in owed) == [("Ben", "Cla", "20"), ("Zoë", "Anna", "20")] \
+        or sorted((l["payer"], l["payee"], l["amount"]) for l in owed) == [("Ben", "Anna", "20"), ("Zoë", "Cla", "20")]
+    first = owed[0]
+    assert client.post(url + "/settle/paid", data=first).status_code == 303
+    page = client.get(url + "/settle").get_data(as_text=True)
+    assert len(lines(page)) == 1  # one line left
+    assert f"{first['payer']} paid {first['payee']} 20 Rappen" in html.unescape(page)
+    # the same form again (a double tap) and a second phone that saw the line open: marked once
+    assert client.post(url + "/settle/paid", data=first).status_code == 303
+    r = client.post(url + "/settle/paid", data={**first, "token": "other-phone"}, follow_redirects=True)
+    assert "isn't owed any more" in html.unescape(r.get_data(as_text=True))
+    assert html.unescape(client.get(url + "/settle").get_data(as_text=True)).count(" paid ") == 1
+    # the other line: everything paid
+    assert client.post(url + "/settle/paid", data=lines(page)[0]).status_code == 303
+    page = client.get(url + "/settle").get_data(as_text=True)
+    assert "Everything is paid." in page
+    # Undo one mark: its line is owed again
+    payment = re.search(r'name="payment" value="(\d+)"', page).group(1)
+    assert client.post(url + "/settle/unpaid", data={"payment": payment}).status_code == 303
+    assert len(lines(client.get(url + "/settle").get_data(as_text=True))) == 1
+
+
+def test_a_watch_link_sees_the_marks_and_cannot_mark(client):
+    url = open_table(client)
+    hand(client, url, 40, "w1")
+    share = client.get(url + "/share").get_data(as_text=True)
+    watch = re.search(r'data-link="viewer">http://[^/<]+/v/([^<]+)<', share).group(1)
+    page = client.get(f"/t/{watch}/settle").get_data(as_text=True)
+    assert "Ben" in page and 'name="payer"' not in page
+    assert client.post(f"/t/{watch}/settle/paid", data={"payer": "Ben", "payee": "Anna", "amount": "20"}).status_code == 403
+
+
+def test_a_circle_settles_only_what_is_still_owed():
+    """Pure: two evenings, one line of the first paid; the season's settling up is the rest."""
+    first = season.Evening("t1", "troccas", None, "CHF", {}, {"Anna": 20, "Ben": -20})
+    second = season.Evening("t2", "troccas", None, "CHF", {}, {"Anna": -50, "ben": 50})
+    # Ben paid Anna 20 on the night of the first: what is left is the second's 50, Anna to Ben
+    owed = season.unpaid([first, second], [("Ben", "Anna", 20)], "CHF")
+    assert owed == {"Anna": -50, "ben": 50} and sum(owed.values()) == 0
+    assert [(t.payer, t.payee, t.amount) for t in settle.settle(owed, "CHF").transfers] == [("Anna", "ben", 50)]
+
+
+def test_the_circle_page_marks_season_lines_paid(client):
+    r = client.post("/circles/new", data={"name": "Krone"})
+    circle = r.headers["Location"]
+    key = circle.rsplit("/", 1)[1]
+    url = client.post(f"/tables/new/troccas?circle={key}", data=TROCCAS).headers["Location"]
+    hand(client, url, 40, "c1")  # +20 / −20 Rappen, as above
+    on_night = lines(client.get(url + "/settle").get_data(as_text=True))[0]
+    client.post(url + "/settle/paid", data=on_night)  # one line paid on the night
+    page = client.get(circle).get_data(as_text=True)
+    season_lines = lines(page)
+    assert len(season_lines) == 1 and season_lines[0]["amount"] == "20"  # the other line is still owed
+    assert client.post(circle + "/paid", data=season_lines[0]).status_code == 303
+    page = html.unescape(client.get(circle).get_data(as_text=True))
+    assert "Nobody owes anything." in page and "paid" in page
+
+
+# ---- the pot ----
+
+def test_the_pot_is_the_sum_of_its_entries_and_cannot_go_below_empty(client):
+    circle = client.post("/circles/new", data={"name": "Krone"}).headers["Location"]
+    assert client.post(circle + "/pot", data={"amount": "2.50", "direction": "in", "currency": "CHF",
+                                              "who": "Anna", "note": "a solo lost", "token": "pot1"}).status_code == 303
+    client.post(circle + "/pot", data={"amount": "2.50", "direction": "in", "currency": "CHF", "token": "pot1"})  # twice
+    assert client.post(circle + "/pot", data={"amount": "1", "direction": "out", "currency": "CHF",
+                                              "note": "coffee", "token": "pot2"}).status_code == 303
+    page = html.unescape(client.get(circle).get_data(as_text=True))
+    assert "The pot holds CHF\xa01.50." in page  # 2.50 in, 1.00 out (the repeated form counted once)
+    # a withdrawal beyond what it holds: refused at the amount, the input kept, nothing written
+    r = client.post(circle + "/pot", data={"amount": "5", "direction": "out", "currency": "CHF", "note": "dinner"})
+    page = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 400 and "The pot holds CHF\xa01.50: it can't give out more" in page
+    assert 'value="5"' in page and 'value="dinner"' in page
+    for amount, says in (("", "Write an amount such as 0.10."), ("1e9", "Write an amount such as 0.10."),
+                         ("0.001", "at most two decimals"), ("0", "above zero")):
+        page = html.unescape(client.post(circle + "/pot", data={"amount": amount}).get_data(as_text=True))
+        assert says in page, amount
+    assert "The pot holds CHF\xa01.50." in html.unescape(client.get(circle).get_data(as_text=True))
+    # undoing the deposit would leave it below empty (1.00 went out of 2.50): refused, said
+    page = client.get(circle).get_data(as_text=True)
+    entries = re.findall(r'name="entry" value="(\d+)"', page)  # newest first: the withdrawal, then the deposit
+    r = client.post(circle + "/pot/undo", data={"entry": entries[1], "currency": "CHF"})
+    assert r.status_code == 400 and "below empty" in html.unescape(r.get_data(as_text=True))
+    assert client.post(circle + "/pot/undo", data={"entry": entries[0]}).status_code == 303  # the withdrawal back
+    assert "The pot holds CHF\xa02.50." in html.unescape(client.get(circle).get_data(as_text=True))
