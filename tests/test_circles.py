@@ -268,3 +268,55 @@ def test_a_merge_of_two_people_who_played_together_is_refused_at_the_field(clien
                                ("Ben", "", "Write the name"), ("Ben", "B\x00n", "invisible or control")):
         page = html.unescape(client.post(circle + "/people", data={"person": person, "name": name}).get_data(as_text=True))
         assert says in page, (person, name)
+
+
+def test_the_dates_of_the_circles_choosing_and_dates_out_of_order(app, client):
+    circle = new_circle(client)
+    early, late = open_evening(client, circle), open_evening(client, circle)
+    hand(client, early, 40, "d1")  # +4 units for Anna (40 − 36, docs/rules.md §1)
+    hand(client, late, 45, "d2")  # +9 for Anna
+    with app.app_context():  # the first evening was played on 2 March
+        from sqlalchemy import update
+        with store.writing() as conn:
+            conn.execute(update(store.tables).where(store.tables.c.id == early.rsplit("/", 1)[1])
+                         .values(created_at=datetime(2026, 3, 2, 20, tzinfo=timezone.utc)))
+    page = client.get(circle + "?period=dates&from=2026-03-01&to=2026-03-31").get_data(as_text=True)
+    assert standings(page)["Anna"][:2] == ["1", "+4"]
+    page = html.unescape(client.get(circle + "?period=dates&from=2026-04-01&to=2026-03-01").get_data(as_text=True))
+    assert "The last day comes before the first" in page and 'value="2026-04-01"' in page  # the input kept
+    assert standings(page)["Anna"][:2] == ["2", "+13"]  # all time shown meanwhile: 4 + 9
+    page = html.unescape(client.get(circle + "?period=dates&from=1.3.2026").get_data(as_text=True))
+    assert "Write a date such as 2026-11-27." in page
+
+
+def test_the_seasons_chart_draws_each_persons_money_evening_by_evening(app):
+    from scorekeeper.web.chart import HEIGHT, PAD, WIDTH, path, season_chart
+    evenings = [evening(1, {}, {"Anna": 20, "Ben": -20}, on=date(2026, 1, 1)),
+                evening(2, {}, {"Anna": -50, "Ben": 50}, on=date(2026, 1, 8))]
+    people, steps = season.money_steps(evenings, "CHF")
+    assert people == ["Anna", "Ben"] and steps == [{"Anna": 20, "Ben": -20}, {"Anna": -30, "Ben": 30}]
+    with app.test_request_context():
+        c = season_chart(people, steps, "CHF")
+    # Ben's +30 is the top (y = PAD), Anna's −30 the bottom (y = HEIGHT − PAD), zero halfway; x: 0, 1 and 2
+    # evenings of 2 across the width less the margins
+    def y(v):
+        return round(PAD + (30 - v) * (HEIGHT - 2 * PAD) / 60)
+    xs = [PAD, round(PAD + (WIDTH - 2 * PAD) / 2), WIDTH - PAD]
+    assert [line["path"] for line in c["lines"]] == [path(xs, [y(0), y(20), y(-30)]), path(xs, [y(0), y(-20), y(30)])]
+    assert c["zero"] == y(0) and "After 2 evenings: Anna −CHF" in c["words"]
+
+
+def test_a_watching_phone_polls_the_circle_and_gets_the_board_only_when_it_changed(client):
+    circle = new_circle(client)
+    url = open_evening(client, circle)
+    page = client.get(circle).get_data(as_text=True)
+    poll = html.unescape(re.search(r'<div id="circle-live" hx-get="([^"]+)"', page).group(1))
+    assert client.get(poll).status_code == 204  # nothing changed: no body at all
+    hand(client, url, 40, "live1")  # Anna +4 units, +20 Rappen (40 − 36, docs/rules.md §1)
+    r = client.get(poll)
+    body = r.get_data(as_text=True)
+    assert r.status_code == 200 and 'id="circle-board" hx-swap-oob="true"' in body
+    assert standings(body)["Anna"] == ["1", "+4", "+CHF\xa00.20"]
+    assert '<input name="amount"' not in body and '<input name="name"' not in body  # no typed input swapped away
+    newer = html.unescape(re.search(r'<div id="circle-live" hx-get="([^"]+)"', body).group(1))
+    assert newer != poll and client.get(newer).status_code == 204

@@ -154,3 +154,24 @@ def unpaid(evenings: list[Evening], paid, currency: str) -> dict[str, int]:
             names.setdefault(person(who), who)
             owed[person(who)] = owed.get(person(who), 0) + sign * amount
     return {names[k]: v for k, v in owed.items()}
+
+
+def between(evenings: list[Evening], start: date | None, end: date | None) -> list[Evening]:
+    """Keep the evenings played from `start` to `end`, both included (None: no bound)."""
+    return [e for e in evenings if (start is None or e.played_on >= start) and (end is None or e.played_on <= end)]
+
+
+def money_steps(evenings: list[Evening], currency: str) -> tuple[list[str], list[dict]]:
+    """Each person's money over the evenings played in `currency`, evening by evening: (the people in the order
+    they came, as last written; after each evening, {name: money so far}) for the season's chart."""
+    names: dict[str, str] = {}
+    total: dict[str, int] = {}
+    steps = []
+    for e in sorted(evenings, key=lambda e: (e.played_on, e.table_id)):
+        if e.currency != currency:
+            continue
+        for name, amount in e.money.items():
+            names[person(name)] = name
+            total[person(name)] = total.get(person(name), 0) + amount
+        steps.append(dict(total))
+    return [names[k] for k in names], [{names[k]: v for k, v in s.items()} for s in steps]

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import secrets
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Integer, cast, func, insert, select, update
 
 from .db import engine, is_key, now, writing
-from .schema import SCORER, VIEWER, Circle, NotFound, circle_links, circles, table_info, tables
+from .schema import (SCORER, VIEWER, Circle, NotFound, circle_links, circles, payments, pot_entries, table_info,
+                     tables)
 
 
 def create_circle(name: str) -> str:
@@ -82,3 +83,22 @@ def _new_link(conn, circle_id: str, role: str) -> str:
     key = secrets.token_urlsafe(16)
     conn.execute(insert(circle_links).values(key=key, circle_id=circle_id, role=role, active=True, created_at=now()))
     return key
+
+
+def circle_tag(circle_id: str) -> str:
+    """Name what a circle's page shows as it is now, in one read: its tables and their versions (every hand, change
+    and rename moves a table's version), its paid marks and its pot (each mark and entry, made or taken back)."""
+    mine = select(tables.c.id).where(tables.c.circle_id == circle_id)
+    marks = (payments.c.circle_id == circle_id) | payments.c.table_id.in_(mine)
+    counts = (
+        select(func.count()).where(tables.c.circle_id == circle_id),
+        select(func.coalesce(func.sum(tables.c.version), 0)).where(tables.c.circle_id == circle_id),
+        select(func.count()).select_from(payments).where(marks),
+        select(func.coalesce(func.sum(cast(payments.c.undone, Integer)), 0)).where(marks),
+        select(func.count()).select_from(pot_entries).where(pot_entries.c.circle_id == circle_id),
+        select(func.coalesce(func.sum(cast(pot_entries.c.undone, Integer)), 0))
+        .where(pot_entries.c.circle_id == circle_id),
+    )
+    with engine().connect() as conn:
+        row = conn.execute(select(*(c.scalar_subquery() for c in counts))).first()
+    return "c" + ".".join(str(int(v)) for v in row)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from .l10n import isolated, signed
+from .l10n import isolated, money, signed
 
 WIDTH, HEIGHT, PAD = 360, 160, 6  # a 390 px phone less its margins; the SVG scales up on a laptop
 POINTS = 60
@@ -66,3 +66,29 @@ def chart(board) -> dict | None:
               high=signed(high), low=signed(low))
     return {"width": WIDTH, "height": HEIGHT, "zero": y(0), "lines": lines, "words": words,
             "high": signed(high), "low": signed(low)}
+
+
+def season_chart(people: list[str], steps: list[dict], currency: str) -> dict | None:
+    """Return what _season_chart.html draws: each person's money over the season, evening by evening (the same
+    drawing as the evening's chart). `steps`: after each evening, {person: money so far} (minor units)."""
+    if len(steps) < 2:
+        return None  # one evening is no story yet
+    low = min(0, *(v for s in steps for v in s.values()))
+    high = max(0, *(v for s in steps for v in s.values()))
+    span, inner = (high - low) or 1, HEIGHT - 2 * PAD
+
+    def y(v) -> int:
+        return round(PAD + (high - v) * inner / span)
+
+    every = max(1, -(-len(steps) // POINTS))
+    ks = list(range(0, len(steps) + 1, every))
+    if ks[-1] != len(steps):
+        ks.append(len(steps))
+    xs = [round(PAD + k * (WIDTH - 2 * PAD) / len(steps)) for k in ks]
+    lines = [{"player": p, "colour": i % 10, "path": path(xs, [y(0), *[y(steps[k - 1].get(p, 0)) for k in ks[1:]]])}
+             for i, p in enumerate(people)]
+    last = steps[-1]
+    words = _("After %(n)s evenings: %(standings)s.", n=len(steps),
+              standings=", ".join(f"{isolated(p)} {money(last.get(p, 0), currency, signed=True)}" for p in people))
+    return {"width": WIDTH, "height": HEIGHT, "zero": y(0), "lines": lines, "words": words,
+            "high": money(high, currency, signed=True), "low": money(low, currency, signed=True)}

@@ -6,9 +6,9 @@ watch link sees the same page and changes nothing. A new scorer link turns the o
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask_babel import format_date
 from flask_babel import gettext as _
 
@@ -24,13 +24,14 @@ from .l10n import money
 from .parse import amount_minor
 from .seating_check import name_problem, tidy
 from .table_form import new_token
+from .chart import season_chart
 from .links import external
 from .parse import digits
 
 bp = Blueprint("circles", __name__)
 
 MAX_CIRCLE_NAME = 80
-PERIODS = ("month", "year", "all")
+PERIODS = ("month", "year", "all", "dates")
 
 
 def load(key: str):
@@ -101,6 +102,21 @@ def show(key):
     return show_page(circle, key)
 
 
+def chosen_dates(args) -> tuple[date | None, date | None, dict]:
+    """Read the dates of the circle's choosing (?from=&to=, as a date field sends them): (start, end, errors)."""
+    errors, out = {}, []
+    for field in ("from", "to"):
+        text = (args.get(field) or "").strip()
+        try:
+            out.append(date.fromisoformat(text) if text else None)
+        except ValueError:
+            out.append(None)
+            errors[field] = _("Write a date such as 2026-11-27.")
+    if not errors and out[0] and out[1] and out[0] > out[1]:
+        errors["to"] = _("The last day comes before the first: swap them.")
+    return out[0], out[1], errors
+
+
 def pot_of(circle_id: str) -> dict:
     """The pot's entries (newest first) and what it holds in each currency: the sum of its entries."""
     entries = store.pot_entries_of(circle_id)
@@ -116,15 +132,22 @@ def season_settle(evenings: list, paid: list, currency: str):
     return settle(owed, currency)
 
 
-def show_page(circle, key, errors=None, person="", name="", status=200, pot_errors=None):
+def show_page(circle, key, errors=None, person="", name="", status=200, pot_errors=None, template="circle.html"):
     """The circle's page: its standings, the season's settling up, its people, its evenings."""
+    tag = circles.circle_tag(circle.id)  # read before the evenings: a change meanwhile is a newer tag, polled again
     played = evenings(circle.id)
     period = request.args.get("period") if request.args.get("period") in PERIODS else "all"
     games = sorted({t.game for t, _n, _e in played})
     game = request.args.get("game") if request.args.get("game") in games else None
     today = datetime.now(timezone.utc).date()
     counted = [e for _t, _n, e in played if game is None or e.game == game]
-    counted = season.in_period(counted, period, today)
+    start, end, date_errors = chosen_dates(request.args)
+    if period == "dates" and not date_errors:
+        counted = season.between(counted, start, end)
+    else:
+        counted = season.in_period(counted, period, today)
+    main = season.main_currency(counted)
+    people_order, steps = season.money_steps(counted, main) if main else ([], [])
     currencies = sorted({e.currency for e in counted}, key=lambda c: (c != season.main_currency(counted), c))
     scorer = circle.role == store.SCORER
     rows = []
@@ -141,9 +164,11 @@ def show_page(circle, key, errors=None, person="", name="", status=200, pot_erro
     owed = [(c, season_settle(everything, paid, c)) for c in
             sorted({e.currency for e in everything}, key=lambda c: (c != season.main_currency(everything), c))]
     return render_template(
-        "circle.html", circle=circle, key=key, scorer=scorer, rows=rows, standings=season.standings(counted),
+        template, circle=circle, tag=tag, filters={k: request.args[k] for k in ("period", "game", "from", "to")
+                                                    if request.args.get(k)}, key=key, scorer=scorer, rows=rows, standings=season.standings(counted),
         settlements=owed, paid=[p for p in paid if p.table_id is None], currencies=currencies,
-        main=season.main_currency(counted), period=period, game=game,
+        main=main, period=period, game=game, season_chart=season_chart(people_order, steps, main) if main else None,
+        dates={"from": request.args.get("from", ""), "to": request.args.get("to", "")}, date_errors=date_errors,
         games=[get_game(g) for g in games], bank=BANK, coins=COINS, added=request.args.get("added"),
         people=people, errors=errors or {}, person=person, name=name, token=new_token(),
         renamed=request.args.get("renamed"), merged=request.args.get("merged") == "1",
@@ -318,3 +343,18 @@ def pot_undo(key):
             "Taking that back would leave the pot below empty (it holds %(holds)s): take back the later withdrawal "
             "first.", holds=money(e.holds, request.form.get("currency") or "CHF"))}, status=400)
     return redirect(url_for("circles.show", key=key, _anchor="pot"), 303)
+
+
+@bp.get("/c/<key>/live")
+def live(key):
+    """Answer a watching phone's poll of the circle: nothing (204) while nothing changed since the tag its page
+    shows, else the board (standings, chart, what is owed, the pot, the evenings) and the poll with its new tag."""
+    circle = load(key)
+    if circle is None:
+        return Response(status=286)  # htmx stops polling: this link was turned off (the page says so when reloaded)
+    if request.args.get("since") == circles.circle_tag(circle.id):
+        return Response(status=204)
+    body, _status = show_page(circle, key, template="_circle_live.html")
+    response = Response(body)
+    response.headers["Cache-Control"] = "no-store"
+    return response
