@@ -2,7 +2,8 @@
 import importlib
 import sys
 
-MODULES = ["bench.counting", "bench.tables", "bench.save", "bench.serving", "bench.http2", "bench.live", "bench.taps", "bench.bad_input", "bench.evening", "bench.pwa"]
+MODULES = ["bench.counting", "bench.tables", "bench.save", "bench.serving", "bench.http2", "bench.live", "bench.taps",
+           "bench.bad_input", "bench.evening", "bench.pwa", "bench.circle"]
 
 
 def main() -> int:

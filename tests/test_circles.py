@@ -320,3 +320,14 @@ def test_a_watching_phone_polls_the_circle_and_gets_the_board_only_when_it_chang
     assert '<input name="amount"' not in body and '<input name="name"' not in body  # no typed input swapped away
     newer = html.unescape(re.search(r'<div id="circle-live" hx-get="([^"]+)"', body).group(1))
     assert newer != poll and client.get(newer).status_code == 204
+
+
+def test_the_circle_lists_its_newest_evenings_and_all_of_them_a_tap_away(app, client):
+    from scorekeeper.web.circles import SHOWN
+    circle = new_circle(client)
+    urls = [open_evening(client, circle) for _ in range(SHOWN + 2)]
+    page = client.get(circle).get_data(as_text=True)
+    listed = re.findall(r'<li><a class="button secondary wide" href="(/t/[^"]+)">', page)
+    assert len(listed) == SHOWN and f"All {SHOWN + 2} evenings" in page
+    every = client.get(circle + "/evenings").get_data(as_text=True)
+    assert len(re.findall(r'<li><a class="button secondary wide" href="(/t/[^"]+)">', every)) == len(urls)

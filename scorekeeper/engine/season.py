@@ -9,12 +9,15 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
+from functools import lru_cache
 
 from .settle import Settlement, settle
 
 
+@lru_cache(maxsize=4096)
 def person(name: str) -> str:
-    """Return the key a name is one person by within a circle: its words, case folded."""
+    """Return the key a name is one person by within a circle: its words, case folded (a season asks it of every
+    name of every evening: kept for the names seen)."""
     return " ".join(name.split()).casefold()
 
 
@@ -147,8 +150,9 @@ def renaming(evenings: list[Seating], old: str, new: str) -> list[Renaming]:
 def unpaid(evenings: list[Evening], paid, currency: str) -> dict[str, int]:
     """Each person's balance over the evenings in `currency` less the lines marked paid ((payer, payee, amount) in
     that currency, names as written at the evening): what is still owed, in minor units, summing to zero."""
-    names = {person(n): n for n in balances(evenings, currency)}
-    owed = {person(n): v for n, v in balances(evenings, currency).items()}
+    owed_by_name = balances(evenings, currency)
+    names = {person(n): n for n in owed_by_name}
+    owed = {person(n): v for n, v in owed_by_name.items()}
     for payer, payee, amount in paid:
         for who, sign in ((payer, 1), (payee, -1)):
             names.setdefault(person(who), who)

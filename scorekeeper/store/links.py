@@ -71,3 +71,18 @@ def _new_link(conn, table_id: str, role: str) -> str:
     conn.execute(insert(links).values(key=key, table_id=table_id, role=role, active=True, created_at=now()))
     return key
 
+
+
+def share_links_of(table_ids: list[str]) -> dict[str, dict[str, str]]:
+    """Return each table's working viewer and scorer keys in one read (a circle's list of evenings), making them
+    for the tables that have none yet."""
+    found: dict[str, dict[str, str]] = {t: {} for t in table_ids}
+    with engine().connect() as conn:
+        for chunk in range(0, len(table_ids), 500):  # bound the IN list
+            for r in conn.execute(select(links.c.table_id, links.c.role, links.c.key).where(
+                    links.c.table_id.in_(table_ids[chunk:chunk + 500]), links.c.active.is_(True))):
+                found[r.table_id][r.role] = r.key
+    for table_id, keys in found.items():
+        if len(keys) < 2:
+            found[table_id] = share_links(table_id)
+    return found

@@ -6,6 +6,9 @@ watch link sees the same page and changes nothing. A new scorer link turns the o
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from dataclasses import replace
 from datetime import date, datetime, timezone
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
@@ -18,7 +21,7 @@ from ..engine.games import get_game
 from ..engine.settle import BANK, COINS, settle
 from ..store import circles
 from ..engine import evening
-from . import scoreboard
+from ..engine.evening import Setup
 from .bounds import invisible
 from .l10n import money
 from .parse import amount_minor
@@ -81,15 +84,41 @@ def new_circle():
 def evenings(circle_id: str) -> list[tuple]:
     """Return (table, hands, season.Evening) for each table of the circle, oldest first: the season's facts of each.
 
-    Each evening is the one the table's page shows (web/scoreboard.py keeps it per table version): a circle's page
-    scores no hand that its tables' pages scored already."""
+    An evening's totals are kept per table version (_totals): a circle's page scores only the evenings that changed
+    since it was last shown, however many it has.
+    """
     out = []
     for table in circles.circle_tables(circle_id):
-        table, e = scoreboard.current(table)
+        hands, units, money_won = _totals(table)
         when = table.created_at if table.created_at.tzinfo else table.created_at.replace(tzinfo=timezone.utc)
-        out.append((table, len(e.rows), season.Evening(table.id, table.game, when.date(), table.currency,
-                                                        dict(e.units), dict(e.money))))
+        out.append((table, hands, season.Evening(table.id, table.game, when.date(), table.currency, units, money_won)))
     return out
+
+
+TOTALS_KEPT = 50_000  # evenings' totals kept per process: a few hundred bytes each
+_KEPT_TOTALS: OrderedDict = OrderedDict()
+_KEEPING = threading.Lock()
+
+
+def _totals(table) -> tuple[int, dict, dict]:
+    """Return (hands, units, money) of a table's evening, worked out once per version of the table."""
+    with _KEEPING:
+        found = _KEPT_TOTALS.get(table.id)
+        if found is not None and found[0] == table.version:
+            _KEPT_TOTALS.move_to_end(table.id)
+            return found[1]
+    at, hands = store.hands_at(table.id)
+    if at is not None and at != table.version:  # saved meanwhile: these hands are of version `at`
+        table = replace(table, version=at, **{k: getattr(store.get_table(table.id), k)
+                                              for k in ("players", "stake", "rules")})
+    e = evening.build(Setup.of(table), hands, range(0))  # totals only: no sentences
+    totals = (len(e.rows), dict(e.units), dict(e.money))
+    with _KEEPING:
+        _KEPT_TOTALS[table.id] = (table.version, totals)
+        _KEPT_TOTALS.move_to_end(table.id)
+        while len(_KEPT_TOTALS) > TOTALS_KEPT:
+            _KEPT_TOTALS.popitem(last=False)
+    return totals
 
 
 @bp.get("/c/<key>")
@@ -100,6 +129,25 @@ def show(key):
             "This scorer link was replaced by a new one. Ask the circle's scorer for the new link, or for the link "
             "to watch.")), 410
     return show_page(circle, key)
+
+
+SHOWN = 12  # evenings the circle's page lists, newest first; all of them are a tap away
+
+
+def evening_rows(played: list, scorer: bool, most: int | None = None) -> list:
+    """The circle's evenings as its list shows them, newest first: the newest `most` (None: all) with their links
+    (a scorer's page, or the watch page on a watch link), the rest counted only."""
+    newest = played[::-1]
+    shown = newest if most is None else newest[:most]
+    links = store.share_links_of([t.id for t, _n, _e in shown])
+    rows = []
+    for table, hands, e in shown:
+        keys = links[table.id]
+        href = (url_for("tables.show", table_id=keys[store.SCORER]) if scorer
+                else url_for("live.view", table_id=keys[store.VIEWER]))
+        rows.append({"table": table, "hands": hands, "href": href, "when": format_date(e.played_on, "medium"),
+                     "game": get_game(table.game)})
+    return rows + [None] * (len(newest) - len(shown))  # counted, not shown
 
 
 def chosen_dates(args) -> tuple[date | None, date | None, dict]:
@@ -150,13 +198,7 @@ def show_page(circle, key, errors=None, person="", name="", status=200, pot_erro
     people_order, steps = season.money_steps(counted, main) if main else ([], [])
     currencies = sorted({e.currency for e in counted}, key=lambda c: (c != season.main_currency(counted), c))
     scorer = circle.role == store.SCORER
-    rows = []
-    for table, hands, e in reversed(played):  # newest first
-        keys = store.share_links(table.id)
-        href = (url_for("tables.show", table_id=keys[store.SCORER]) if scorer
-                else url_for("live.view", table_id=keys[store.VIEWER]))
-        rows.append({"table": table, "hands": hands, "href": href, "when": format_date(e.played_on, "medium"),
-                     "game": get_game(table.game)})
+    rows = evening_rows(played, scorer, SHOWN)
     people = sorted({n for _t, _n, e in played for n in e.units}, key=str.casefold)
     # what is still owed: every evening (whatever the filters show), less the lines marked paid
     paid = store.paid_in_circle(circle.id)
@@ -164,7 +206,7 @@ def show_page(circle, key, errors=None, person="", name="", status=200, pot_erro
     owed = [(c, season_settle(everything, paid, c)) for c in
             sorted({e.currency for e in everything}, key=lambda c: (c != season.main_currency(everything), c))]
     return render_template(
-        template, circle=circle, tag=tag, filters={k: request.args[k] for k in ("period", "game", "from", "to")
+        template, circle=circle, tag=tag, shown=SHOWN, filters={k: request.args[k] for k in ("period", "game", "from", "to")
                                                     if request.args.get(k)}, key=key, scorer=scorer, rows=rows, standings=season.standings(counted),
         settlements=owed, paid=[p for p in paid if p.table_id is None], currencies=currencies,
         main=main, period=period, game=game, season_chart=season_chart(people_order, steps, main) if main else None,
@@ -358,3 +400,14 @@ def live(key):
     response = Response(body)
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.get("/c/<key>/evenings")
+def all_evenings(key):
+    """Every evening of the circle, newest first: none is ever lost."""
+    circle = load(key)
+    if circle is None:
+        abort(410)
+    played = evenings(circle.id)
+    return render_template("circle_evenings.html", circle=circle, key=key, scorer=circle.role == store.SCORER,
+                           rows=evening_rows(played, circle.role == store.SCORER), shown=len(played))
