@@ -3,6 +3,8 @@ link, the season's standings, and who owes whom over the season."""
 from __future__ import annotations
 
 import html
+import io
+import json
 import re
 from datetime import date, datetime, timedelta, timezone
 
@@ -331,3 +333,71 @@ def test_the_circle_lists_its_newest_evenings_and_all_of_them_a_tap_away(app, cl
     assert len(listed) == SHOWN and f"All {SHOWN + 2} evenings" in page
     every = client.get(circle + "/evenings").get_data(as_text=True)
     assert len(re.findall(r'<li><a class="button secondary wide" href="(/t/[^"]+)">', every)) == len(urls)
+
+
+# ---- a circle as a file ----
+
+def season_with_everything(client):
+    """A circle of two evenings, a line paid on the night, a pot entry: every part its file must carry."""
+    circle = new_circle(client, "Krone")
+    first, second = open_evening(client, circle), open_evening(client, circle)
+    hand(client, first, 40, "f1")  # Anna & Cla +4 units, +20 Rappen each (40 − 36, docs/rules.md §1)
+    hand(client, second, 30, "f2")  # −6 units, −30 Rappen
+    line = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', re.search(
+        r'<ol class="transfers">(.*?)</ol>', client.get(first + "/settle").get_data(as_text=True), re.S).group(1)))
+    assert client.post(first + "/settle/paid", data=line).status_code == 303
+    client.post(circle + "/pot", data={"amount": "0.60", "direction": "in", "currency": "CHF", "note": "solo"})
+    return circle, line
+
+
+def test_a_circle_exported_and_imported_is_the_same_season_under_new_links(client):
+    circle, line = season_with_everything(client)
+    exported = client.get(circle + "/export.json")
+    assert exported.status_code == 200
+    r = client.post("/circles/import", data={"file": (io.BytesIO(exported.data), "circle.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 303 and r.headers["Location"] != circle
+    before, after = client.get(circle).get_data(as_text=True), client.get(r.headers["Location"]).get_data(as_text=True)
+    assert standings(after) == standings(before)  # Anna & Cla +4 − 6 = −2 units, −10 Rappen; Ben & Zoë +2, +10
+    assert standings(after)["Anna"] == ["2", "−2", "−CHF\xa00.10"]
+    assert "The pot holds 60 Rappen." in html.unescape(after)
+    # the line paid on the night is carried: the season owes the same in both (one line of 20 Rappen left over
+    # the two evenings: Anna & Cla −10 each, Ben & Zoë +10, with one 20 Rappen line paid on the first night)
+    owed = lambda page: re.findall(r'<span class="amount">([^<]+)</span>', re.search(  # noqa: E731
+        r'<section class="settle"[^>]*>(.*?)</section>', page, re.S).group(1))
+    assert owed(after) == owed(before)
+    assert "Krone" in after
+
+
+def test_a_circles_csv_has_a_row_per_hand_with_its_evening(client):
+    import csv as csv_module
+    circle, _line = season_with_everything(client)
+    text = client.get(circle + "/export.csv").get_data(as_text=True)
+    rows = list(csv_module.reader(io.StringIO(text.lstrip("\ufeff"))))
+    assert rows[0][:5] == ["Date", "Game", "Hand", "Dealer", "What"] and "Anna (CHF)" in rows[0]
+    assert len(rows) == 3  # a head and one row per hand, over both evenings
+    anna = rows[0].index("Anna")
+    assert [r[anna] for r in rows[1:]] == ["4", "-6"] and [r[rows[0].index("Anna (CHF)")] for r in rows[1:]] == ["0.20", "-0.30"]
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda d: d.update(format="scorekeeper.table"), "This is not a circle exported from Scorekeeper."),
+    (lambda d: d.update(name=""), "The circle's name in the file is missing or not valid."),
+    (lambda d: d["evenings"][1]["hands"][0]["hand"].update(points=99), "Evening 2: Hand 1:"),
+    (lambda d: d["pot"][0].update(amount=-500), "The file's pot goes below empty"),
+    (lambda d: d["evenings"][0]["paid"][0].update(amount="20"), "An amount in the file's paid lines or pot"),
+    (lambda d: d["evenings"][0]["paid"][0].update(payer="B\u200bn"), "A name in the file's paid lines or pot"),
+])
+def test_a_bad_circle_file_is_refused_with_a_sentence_and_nothing_stored(client, change, says):
+    circle, _line = season_with_everything(client)
+    data = json.loads(client.get(circle + "/export.json").data)
+    change(data)
+    before = client.get("/circles/import")  # (the page itself)
+    r = client.post("/circles/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "c.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 400 and says in html.unescape(r.get_data(as_text=True)), r.get_data(as_text=True)[-600:]
+    assert before.status_code == 200
+    for hostile in (b"[" * 100_000, b"{}", "x".encode() * 10):
+        r = client.post("/circles/import", data={"file": (io.BytesIO(hostile), "c.json")},
+                        content_type="multipart/form-data")
+        assert r.status_code == 400

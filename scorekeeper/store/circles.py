@@ -102,3 +102,29 @@ def circle_tag(circle_id: str) -> str:
     with engine().connect() as conn:
         row = conn.execute(select(*(c.scalar_subquery() for c in counts))).first()
     return "c" + ".".join(str(int(v)) for v in row)
+
+
+def import_circle(name: str, created_at, evenings: list, paid: list, pot: list) -> str:
+    """Store a whole circle (from its export) under new addresses, all or nothing; return its scorer key.
+
+    `evenings`: [(TableInfo, [Hand], [paid line])]; a paid line is (payer, payee, amount, currency, when);
+    `paid`: the season's own paid lines; `pot`: [(amount, currency, who, note, when)].
+    """
+    from .hands import insert_table
+    circle_id = secrets.token_urlsafe(16)
+    with writing() as conn:
+        conn.execute(insert(circles).values(id=circle_id, name=name, created_at=created_at))
+        marks = []
+        for table, hand_list, lines in evenings:
+            table_id = insert_table(conn, table, hand_list, circle_id)
+            marks += [dict(table_id=table_id, circle_id=None, payer=a, payee=b, amount=n, currency=c, token=None,
+                           undone=False, created_at=when) for a, b, n, c, when in lines]
+        marks += [dict(table_id=None, circle_id=circle_id, payer=a, payee=b, amount=n, currency=c, token=None,
+                       undone=False, created_at=when) for a, b, n, c, when in paid]
+        if marks:
+            conn.execute(insert(payments), marks)
+        if pot:
+            conn.execute(insert(pot_entries), [dict(circle_id=circle_id, amount=n, currency=c, who=who, note=note,
+                                                    token=None, undone=False, created_at=when)
+                                               for n, c, who, note, when in pot])
+        return _new_link(conn, circle_id, SCORER)

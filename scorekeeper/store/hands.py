@@ -343,17 +343,22 @@ def _change_by_token(conn, token: str | None) -> Change | None:
 
 def import_table(table: TableInfo, hand_list: list[Hand]) -> TableInfo:
     """Store a whole table (from an export) under a new id, keeping hand numbers and versions."""
-    new_id = secrets.token_urlsafe(16)
     with writing() as conn:
-        conn.execute(insert(tables).values(id=new_id, game=table.game, players=list(table.players),
-                                           rules=table.rules, stake=table.stake, currency=table.currency,
-                                           first_dealer=table.first_dealer, version=table.version,
-                                           created_at=table.created_at))
-        for h in hand_list:
-            conn.execute(insert(hands).values(table_id=new_id, number=h.number, facts=h.facts, version=h.version,
-                                              created_at=h.created_at, updated_at=h.updated_at, dealer=h.dealer,
-                                              setup=h.setup))
+        new_id = insert_table(conn, table, hand_list)
     return get_table(new_id)
+
+
+def insert_table(conn, table: TableInfo, hand_list: list[Hand], circle_id: str | None = None) -> str:
+    """Write a whole table and its hands in the caller's transaction under a new id; return the id."""
+    new_id = secrets.token_urlsafe(16)
+    conn.execute(insert(tables).values(id=new_id, game=table.game, players=list(table.players), rules=table.rules,
+                                       stake=table.stake, currency=table.currency, first_dealer=table.first_dealer,
+                                       version=table.version, created_at=table.created_at, circle_id=circle_id))
+    if hand_list:
+        conn.execute(insert(hands), [dict(table_id=new_id, number=h.number, facts=h.facts, version=h.version,
+                                          created_at=h.created_at, updated_at=h.updated_at, dealer=h.dealer,
+                                          setup=h.setup) for h in hand_list])
+    return new_id
 
 
 # ---- the table changes during the evening: who plays, the stake, the house rules ----

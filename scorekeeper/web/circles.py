@@ -6,6 +6,9 @@ watch link sees the same page and changes nothing. A new scorer link turns the o
 """
 from __future__ import annotations
 
+import csv
+import io
+import json
 import threading
 from collections import OrderedDict
 from dataclasses import replace
@@ -23,17 +26,21 @@ from ..store import circles
 from ..engine import evening
 from ..engine.evening import Setup
 from .bounds import invisible
-from .l10n import money
+from .l10n import locale_id, money, say
 from .parse import amount_minor
 from .seating_check import name_problem, tidy
 from .table_form import new_token
 from .chart import season_chart
+from . import bounds, circle_file
 from .links import external
+from .spreadsheet import as_text, decimal, spreadsheet_dialect
+from .table_file import BadImport
 from .parse import digits
 
 bp = Blueprint("circles", __name__)
 
 MAX_CIRCLE_NAME = 80
+MAX_IMPORT = 2_000_000  # bytes, as a table's file
 PERIODS = ("month", "year", "all", "dates")
 
 
@@ -411,3 +418,71 @@ def all_evenings(key):
     played = evenings(circle.id)
     return render_template("circle_evenings.html", circle=circle, key=key, scorer=circle.role == store.SCORER,
                            rows=evening_rows(played, circle.role == store.SCORER), shown=len(played))
+
+
+@bp.get("/c/<key>/export.json")
+def export_json(key):
+    """The whole circle as one file: importing it restores the circle, its evenings, its marks and its pot."""
+    circle = load(key)
+    if circle is None:
+        abort(410)
+    body = json.dumps(circle_file.circle_json(circle), ensure_ascii=False, indent=1)
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": 'attachment; filename="circle.json"'})
+
+
+@bp.get("/c/<key>/export.csv")
+def export_csv(key):
+    """The season for a spreadsheet: one row per hand, with its evening's date and game, each person's score in
+    that game's unit and money in the evening's currency (the same dialect as a table's CSV: web/exports.py)."""
+    circle = load(key)
+    if circle is None:
+        abort(410)
+    tables = circles.circle_tables(circle.id)
+    built = [(t, evening.build(Setup.of(t), store.list_hands(t.id))) for t in tables]
+    people = list(dict.fromkeys(season.person(p) for _t, e in built for p in e.players))
+    spelled = {season.person(p): p for _t, e in built for p in e.players}
+    currencies = sorted({t.currency for t in tables})
+    dialect = spreadsheet_dialect(locale_id())
+    out = io.StringIO()
+    out.write("\ufeff")
+    w = csv.writer(out, delimiter=dialect.delimiter)
+    w.writerow([as_text(_("Date")), as_text(_("Game")), as_text(_("Hand")), as_text(_("Dealer")), as_text(_("What"))]
+               + [as_text(spelled[p]) for p in people]
+               + [as_text(f"{spelled[p]} ({c})") for c in currencies for p in people])
+    for table, e in built:
+        when = format_date(table.created_at, "short")
+        by_person = {season.person(p): p for p in e.players}
+        for r in e.rows:
+            units = [dialect.number(r.scores[by_person[p]]) if p in by_person and by_person[p] in r.scores else ""
+                     for p in people]
+            money_cells = [dialect.number(decimal(r.payouts[by_person[p]]))
+                           if c == table.currency and p in by_person and by_person[p] in r.payouts else ""
+                           for c in currencies for p in people]
+            w.writerow([when, as_text(_(e.game.name)), r.index, as_text(r.dealer),
+                        as_text(say(r.summary) if r.summary else "")] + units + money_cells)
+    return Response(out.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": 'attachment; filename="circle.csv"'})
+
+
+@bp.route("/circles/import", methods=["GET", "POST"])
+def import_circle():
+    """Restore a circle from its file, under new addresses: all of it, or nothing and a sentence saying why."""
+    message = None
+    if request.method == "POST":
+        upload = request.files.get("file")
+        raw = upload.read(MAX_IMPORT + 1) if upload else b""
+        try:
+            if not raw or len(raw) > MAX_IMPORT:
+                raise BadImport(_("Choose a circle's JSON export (at most 2 MB)."))
+            try:
+                data = bounds.loads(raw.decode("utf-8"))
+            except bounds.BadNumber as e:
+                raise BadImport(say(e.line)) from None
+            except (ValueError, RecursionError):
+                raise BadImport(_("This file is not JSON.")) from None
+            key = circles.import_circle(*circle_file.parse_circle(data))
+            return redirect(url_for("circles.show", key=key), 303)
+        except BadImport as e:
+            message = str(e)
+    return render_template("circle_import.html", message=message), 400 if message else 200

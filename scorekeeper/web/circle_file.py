@@ -1,0 +1,102 @@
+"""A circle as a file: its name, every evening (each a table's export, with its lines marked paid), the season's own
+paid lines and its pot. Reading it back checks every part as the forms do, and stores all of it or nothing."""
+from __future__ import annotations
+
+from flask_babel import gettext as _
+
+from .. import store
+from ..store import circles
+from ..engine.settle import COINS
+from . import bounds
+from .seating_check import name_problem, tidy
+from .table_file import BadImport, parse, read_when, small_number, table_json
+
+FORMAT = "scorekeeper.circle"
+MAX_EVENINGS = 1000  # a weekly table for twenty years
+MAX_NAME = 80
+
+
+def circle_json(circle) -> dict:
+    """Describe a circle and everything it holds (its tables' totals for reading; re-derived on import)."""
+    evenings = []
+    for table in circles.circle_tables(circle.id):
+        data = table_json(table, store.list_hands(table.id))
+        data["paid"] = [_paid(p) for p in store.paid_for_table(table.id)]
+        evenings.append(data)
+    return {"format": FORMAT, "format_version": 1, "name": circle.name, "created_at": circle.created_at.isoformat(),
+            "evenings": evenings,
+            "paid": [_paid(p) for p in store.paid_in_circle(circle.id) if p.table_id is None],
+            "pot": [{"amount": e.amount, "currency": e.currency, "who": e.who, "note": e.note,
+                     "at": e.created_at.isoformat()} for e in store.pot_entries_of(circle.id)]}
+
+
+def _paid(p) -> dict:
+    return {"payer": p.payer, "payee": p.payee, "amount": p.amount, "currency": p.currency,
+            "at": p.created_at.isoformat()}
+
+
+def parse_circle(data) -> tuple:
+    """Check an exported circle; return (name, created_at, evenings, paid, pot) as store.import_circle takes them,
+    or raise BadImport with a sentence naming the evening and the part."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("format_version") != 1:
+        raise BadImport(_("This is not a circle exported from Scorekeeper."))
+    name = " ".join(data["name"].split()) if isinstance(data.get("name"), str) else ""
+    if not name or len(name) > MAX_NAME or any(not ch.isprintable() for ch in name):
+        raise BadImport(_("The circle's name in the file is missing or not valid."))
+    created_at = read_when(data.get("created_at"))
+    found = data.get("evenings")
+    if not isinstance(found, list) or len(found) > MAX_EVENINGS:
+        raise BadImport(_("The file's evenings are not valid (at most %(n)s).", n=MAX_EVENINGS))
+    evenings = []
+    for n, item in enumerate(found, 1):
+        try:
+            table, hands = parse(item)
+            lines = paid_lines(item.get("paid", []))
+        except BadImport as e:
+            raise BadImport(_("Evening %(n)s: %(message)s", n=n, message=str(e))) from None
+        evenings.append((table, hands, lines))
+    return name, created_at, evenings, paid_lines(data.get("paid", [])), pot_lines(data.get("pot", []))
+
+
+def _name(value) -> str:
+    if not isinstance(value, str) or not tidy(value) or name_problem(tidy(value)) or value != tidy(value):
+        raise BadImport(_("A name in the file's paid lines or pot is not valid."))
+    return value
+
+
+def _amount(value, low: int) -> int:
+    if not small_number(abs(value) if type(value) is int else value) or value < low or value == 0:
+        raise BadImport(_("An amount in the file's paid lines or pot is not valid."))
+    return value
+
+
+def _currency(value) -> str:
+    if value not in COINS:
+        raise BadImport(_("The stake or currency in the file is not valid."))
+    return value
+
+
+def paid_lines(items) -> list[tuple]:
+    """Read lines marked paid: (payer, payee, amount above zero, currency, when)."""
+    if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+        raise BadImport(_("A name in the file's paid lines or pot is not valid."))
+    return [(_name(i.get("payer")), _name(i.get("payee")), _amount(i.get("amount"), 1), _currency(i.get("currency")),
+             read_when(i.get("at"))) for i in items]
+
+
+def pot_lines(items) -> list[tuple]:
+    """Read the pot's entries: (amount, currency, who or None, note, when); the pot never below empty, as its form."""
+    if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+        raise BadImport(_("An amount in the file's paid lines or pot is not valid."))
+    out, holds = [], {}
+    for i in items:
+        note = i.get("note")
+        if not isinstance(note, str) or len(note) > 80 or bounds.invisible(note):
+            raise BadImport(_("A note in the file's pot is not valid."))
+        entry = (_amount(i.get("amount"), -bounds.MAX_NUMBER), _currency(i.get("currency")),
+                 None if i.get("who") is None else _name(i.get("who")), note, read_when(i.get("at")))
+        holds[entry[1]] = holds.get(entry[1], 0) + entry[0]
+        if holds[entry[1]] < 0:
+            raise BadImport(_("The file's pot goes below empty: it can't."))
+        out.append(entry)
+    return out
