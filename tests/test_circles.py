@@ -6,6 +6,7 @@ import html
 import io
 import json
 import re
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
@@ -401,3 +402,32 @@ def test_a_bad_circle_file_is_refused_with_a_sentence_and_nothing_stored(client,
         r = client.post("/circles/import", data={"file": (io.BytesIO(hostile), "c.json")},
                         content_type="multipart/form-data")
         assert r.status_code == 400
+
+
+@dataclass(frozen=True)
+class Played:  # a hand as the evening reads it (the store's Hand has these and more)
+    number: int
+    facts: dict
+    dealer: str | None = None
+    setup: dict | None = None
+
+
+def test_across_the_evenings_in_numbers():
+    """Pure: three evenings of Troccas (Anna & Cla v Ben & Zoë, then Anna & Ben v Cla & Zoë): evenings won, the
+    longest run, best and worst evening, the average, and who one won most hands with."""
+    from scorekeeper.engine import evening as ev
+    from scorekeeper.engine.evening import Setup
+
+    seats = ("Anna", "Ben", "Cla", "Zoë")
+    ac = {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna"}
+    ab = {"teams": [["Anna", "Ben"], ["Cla", "Zoë"]], "side": "Anna"}
+    nights = [[{**ac, "points": 40}, {**ac, "points": 30}], [{**ac, "points": 45}], [{**ab, "points": 20}]]
+    pairs = []
+    for n, facts in enumerate(nights):
+        e = ev.build(Setup("troccas", seats, 5, "CHF", 0), [Played(i + 1, f) for i, f in enumerate(facts)])
+        pairs.append((season.Evening(f"t{n}", "troccas", date(2026, 1, 1 + n), "CHF", e.units, e.money), ev.numbers(e)))
+    anna = next(p for p in season.numbers(pairs, "CHF") if p.name == "Anna")
+    # Anna's evenings: (40 − 36) + (30 − 36) = −2 units, −10 Rappen; then +9 (45 − 36), +45; then 20 − 36 = −16, −80
+    assert (anna.evenings, anna.evenings_won, anna.longest_run) == (3, 1, 1)
+    assert (anna.best_evening, anna.worst_evening, anna.average) == (45, -80, int((-10 + 45 - 80) / 3))
+    assert anna.partner == ("Cla", 2)  # hands 1 of night 1 and night 2's one hand, won with Cla

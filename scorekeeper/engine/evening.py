@@ -325,6 +325,8 @@ class PlayerNumbers:
     best: int | None = None  # the best single hand, in the game's unit
     worst: int | None = None
     biggest: int = 0  # the biggest single payout received, in minor units
+    contracts: dict = field(default_factory=dict)  # {contract (a Line): [taken, made]} of the hands taken on
+    together: dict = field(default_factory=dict)  # {another player: hands both won} (a side of two or more)
 
 
 @dataclass
@@ -360,6 +362,14 @@ def numbers(e: Evening) -> Numbers:
             if word is not None:
                 taken, done = contracts.get(word, (0, 0))
                 contracts[word] = (taken + 1, done + made)
+                mine = players[who].contracts.setdefault(word, [0, 0])
+                mine[0], mine[1] = mine[0] + 1, mine[1] + made
+        winners = [p for p, units in r.scores.items() if units > 0 and p in players]
+        if len(winners) > 1:  # a side that won together (Troccas's pairs, a Tappist and partner, a taker and king)
+            for p in winners:
+                for q in winners:
+                    if q != p:
+                        players[p].together[q] = players[p].together.get(q, 0) + 1
     out.players = list(players.values())
     out.contracts = [(k, t, m) for k, (t, m) in contracts.items()]
     return out

@@ -179,3 +179,73 @@ def money_steps(evenings: list[Evening], currency: str) -> tuple[list[str], list
             total[person(name)] = total.get(person(name), 0) + amount
         steps.append(dict(total))
     return [names[k] for k in names], [{names[k]: v for k, v in s.items()} for s in steps]
+
+
+# ---- across evenings in numbers ----
+
+@dataclass
+class PersonNumbers:
+    """One person over the evenings counted: their evenings and hands, in the evenings' money and the games' words."""
+
+    name: str
+    evenings: int = 0
+    evenings_won: int = 0  # evenings ended with money won
+    longest_run: int = 0  # the most evenings won one after another
+    best_evening: int | None = None  # money, in the main currency
+    worst_evening: int | None = None
+    money: int = 0  # in the main currency, over its evenings
+    money_evenings: int = 0  # evenings in the main currency (the average's divisor)
+    hands: int = 0
+    declared: int = 0
+    won: int = 0
+    contracts: dict = field(default_factory=dict)  # {contract: [taken, made]}
+    together: dict = field(default_factory=dict)  # {person key: hands won together}
+    names: dict = field(default_factory=dict)  # {person key: the name as last written}
+
+    @property
+    def average(self) -> int | None:
+        """Money per evening in the main currency, in minor units rounded toward zero (None without one)."""
+        return int(self.money / self.money_evenings) if self.money_evenings else None
+
+    @property
+    def partner(self) -> tuple[str, int] | None:
+        """The person this one won most hands with (the first by name of equals), and how many."""
+        if not self.together:
+            return None
+        key = min(self.together, key=lambda k: (-self.together[k], k))
+        return self.names[key], self.together[key]
+
+
+def numbers(evenings: list[tuple[Evening, object]], currency: str | None) -> list[PersonNumbers]:
+    """Add up each evening's numbers (engine.evening.numbers) per person, in date order, with their money in
+    `currency`: evenings won and the longest run of them, the best and worst evening, the average; hands taken on
+    and won, per contract; the partner won with most. The most evenings first."""
+    people: dict[str, PersonNumbers] = {}
+    runs: dict[str, int] = {}
+    for e, n in sorted(evenings, key=lambda pair: (pair[0].played_on, pair[0].table_id)):
+        for p in n.players:
+            if not p.hands:
+                continue
+            me = people.setdefault(person(p.name), PersonNumbers(p.name))
+            me.name = p.name
+            me.evenings += 1
+            me.hands += p.hands
+            me.declared += p.declared
+            me.won += p.won
+            for word, (taken, made) in p.contracts.items():
+                mine = me.contracts.setdefault(word, [0, 0])
+                mine[0], mine[1] = mine[0] + taken, mine[1] + made
+            for other, count in p.together.items():
+                me.together[person(other)] = me.together.get(person(other), 0) + count
+                me.names[person(other)] = other
+            won = e.money.get(p.name, 0)
+            if won > 0:
+                me.evenings_won += 1
+            runs[person(p.name)] = runs.get(person(p.name), 0) + 1 if won > 0 else 0
+            me.longest_run = max(me.longest_run, runs[person(p.name)])
+            if e.currency == currency:
+                me.money += won
+                me.money_evenings += 1
+                me.best_evening = won if me.best_evening is None else max(me.best_evening, won)
+                me.worst_evening = won if me.worst_evening is None else min(me.worst_evening, won)
+    return sorted(people.values(), key=lambda n: (-n.evenings, n.name.casefold()))

@@ -96,7 +96,7 @@ def evenings(circle_id: str) -> list[tuple]:
     """
     out = []
     for table in circles.circle_tables(circle_id):
-        hands, units, money_won = _totals(table)
+        hands, units, money_won, _numbers = _totals(table)
         when = table.created_at if table.created_at.tzinfo else table.created_at.replace(tzinfo=timezone.utc)
         out.append((table, hands, season.Evening(table.id, table.game, when.date(), table.currency, units, money_won)))
     return out
@@ -107,8 +107,8 @@ _KEPT_TOTALS: OrderedDict = OrderedDict()
 _KEEPING = threading.Lock()
 
 
-def _totals(table) -> tuple[int, dict, dict]:
-    """Return (hands, units, money) of a table's evening, worked out once per version of the table."""
+def _totals(table) -> tuple[int, dict, dict, object]:
+    """Return (hands, units, money, the evening in numbers) of a table's evening, worked out once per version."""
     with _KEEPING:
         found = _KEPT_TOTALS.get(table.id)
         if found is not None and found[0] == table.version:
@@ -119,7 +119,7 @@ def _totals(table) -> tuple[int, dict, dict]:
         table = replace(table, version=at, **{k: getattr(store.get_table(table.id), k)
                                               for k in ("players", "stake", "rules")})
     e = evening.build(Setup.of(table), hands, range(0))  # totals only: no sentences
-    totals = (len(e.rows), dict(e.units), dict(e.money))
+    totals = (len(e.rows), dict(e.units), dict(e.money), evening.numbers(e))
     with _KEEPING:
         _KEPT_TOTALS[table.id] = (table.version, totals)
         _KEPT_TOTALS.move_to_end(table.id)
@@ -207,13 +207,15 @@ def show_page(circle, key, errors=None, person="", name="", status=200, pot_erro
     scorer = circle.role == store.SCORER
     rows = evening_rows(played, scorer, SHOWN)
     people = sorted({n for _t, _n, e in played for n in e.units}, key=str.casefold)
+    chosen = {e.table_id for e in counted}
+    across = season.numbers([(e, _totals(t)[3]) for t, _n, e in played if e.table_id in chosen], main)
     # what is still owed: every evening (whatever the filters show), less the lines marked paid
     paid = store.paid_in_circle(circle.id)
     everything = [e for _t, _n, e in played]
     owed = [(c, season_settle(everything, paid, c)) for c in
             sorted({e.currency for e in everything}, key=lambda c: (c != season.main_currency(everything), c))]
     return render_template(
-        template, circle=circle, tag=tag, shown=SHOWN, filters={k: request.args[k] for k in ("period", "game", "from", "to")
+        template, circle=circle, tag=tag, shown=SHOWN, across=across, filters={k: request.args[k] for k in ("period", "game", "from", "to")
                                                     if request.args.get(k)}, key=key, scorer=scorer, rows=rows, standings=season.standings(counted),
         settlements=owed, paid=[p for p in paid if p.table_id is None], currencies=currencies,
         main=main, period=period, game=game, season_chart=season_chart(people_order, steps, main) if main else None,
