@@ -431,3 +431,23 @@ def test_across_the_evenings_in_numbers():
     assert (anna.evenings, anna.evenings_won, anna.longest_run) == (3, 1, 1)
     assert (anna.best_evening, anna.worst_evening, anna.average) == (45, -80, int((-10 + 45 - 80) / 3))
     assert anna.partner == ("Cla", 2)  # hands 1 of night 1 and night 2's one hand, won with Cla
+
+
+def test_a_circle_can_keep_its_money_and_ranking_from_the_watch_link(client):
+    circle = new_circle(client)
+    url = open_evening(client, circle)
+    hand(client, url, 40, "h1")  # Anna & Cla +4 units, +20 Rappen (40 − 36, docs/rules.md §1)
+    share = client.get(circle + "/share").get_data(as_text=True)
+    watch = re.search(r'data-link="viewer">http://[^/<]+(/c/[^<]+)<', share).group(1)
+    assert "+CHF" in client.get(watch).get_data(as_text=True)  # shown by default
+    assert client.post(watch + "/watch", data={"ranking": "y"}).status_code == 403  # the watch link can't choose
+    assert client.post(circle + "/watch", data={"ranking": "y"}).status_code == 303  # money off, ranking on
+    page = html.unescape(client.get(watch).get_data(as_text=True))
+    assert "CHF" not in page and "Rappen" not in page and "The pot" not in page
+    assert standings(page)["Anna"] == ["1", "+4"]  # the scores stay
+    assert client.get(watch + "/export.json").status_code == 403
+    assert "+CHF" in client.get(circle).get_data(as_text=True)  # the scorer still sees it all
+    client.post(circle + "/watch", data={"money": "y"})  # ranking off: A to Z
+    names = list(standings(client.get(watch).get_data(as_text=True)))
+    assert names == sorted(names, key=str.casefold) and names != [s for s in standings(client.get(circle).get_data(
+        as_text=True))]

@@ -30,7 +30,8 @@ def find_circle(key: str) -> Circle | None:
         row = conn.execute(select(circles, circle_links.c.role, circle_links.c.active)
                            .join_from(circle_links, circles, circle_links.c.circle_id == circles.c.id)
                            .where(circle_links.c.key == key)).first()
-    return None if row is None else Circle(row.id, row.name, row.created_at, row.role, row.active)
+    return None if row is None else Circle(row.id, row.name, row.created_at, row.role, row.active, row.watch_money,
+                                           row.watch_ranking)
 
 
 def circle_links_of(circle_id: str) -> dict[str, str]:
@@ -50,6 +51,12 @@ def new_circle_scorer_link(circle_id: str) -> str:
         conn.execute(update(circle_links).where(circle_links.c.circle_id == circle_id,
                                                 circle_links.c.role == SCORER).values(active=False))
         return _new_link(conn, circle_id, SCORER)
+
+
+def set_watch(circle_id: str, money: bool, ranking: bool) -> None:
+    """Choose what the circle's watch link shows besides the evenings and scores."""
+    with writing() as conn:
+        conn.execute(update(circles).where(circles.c.id == circle_id).values(watch_money=money, watch_ranking=ranking))
 
 
 def rename_circle(circle_id: str, name: str) -> None:
@@ -104,7 +111,8 @@ def circle_tag(circle_id: str) -> str:
     return "c" + ".".join(str(int(v)) for v in row)
 
 
-def import_circle(name: str, created_at, evenings: list, paid: list, pot: list) -> str:
+def import_circle(name: str, created_at, evenings: list, paid: list, pot: list, watch_money: bool = True,
+                  watch_ranking: bool = True) -> str:
     """Store a whole circle (from its export) under new addresses, all or nothing; return its scorer key.
 
     `evenings`: [(TableInfo, [Hand], [paid line])]; a paid line is (payer, payee, amount, currency, when);
@@ -113,7 +121,8 @@ def import_circle(name: str, created_at, evenings: list, paid: list, pot: list) 
     from .hands import insert_table
     circle_id = secrets.token_urlsafe(16)
     with writing() as conn:
-        conn.execute(insert(circles).values(id=circle_id, name=name, created_at=created_at))
+        conn.execute(insert(circles).values(id=circle_id, name=name, created_at=created_at, watch_money=watch_money,
+                                            watch_ranking=watch_ranking))
         marks = []
         for table, hand_list, lines in evenings:
             table_id = insert_table(conn, table, hand_list, circle_id)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import (JSON, Boolean, Column, DateTime, ForeignKey, Integer, MetaData, String, Table,
-                        UniqueConstraint)
+                        UniqueConstraint, true)
 
 metadata = MetaData()
 
@@ -32,6 +32,9 @@ circles = Table(
     Column("id", String(64), primary_key=True),  # never shown: a circle is reached through its links
     Column("name", String(80), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # what its watch link shows besides the evenings and scores: the money, and the people ranked
+    Column("watch_money", Boolean, nullable=False, server_default=true()),
+    Column("watch_ranking", Boolean, nullable=False, server_default=true()),
 )
 
 circle_links = Table(
@@ -209,6 +212,15 @@ class Circle:
     created_at: datetime
     role: str = VIEWER
     active: bool = True
+    watch_money: bool = True  # what its watch link shows: the money, the people ranked
+    watch_ranking: bool = True
+
+    def shows_money(self) -> bool:
+        """Whether the link it was reached by shows the money (a scorer's always does)."""
+        return self.role == SCORER or self.watch_money
+
+    def shows_ranking(self) -> bool:
+        return self.role == SCORER or self.watch_ranking
 
 
 def table_info(row) -> TableInfo:

@@ -24,7 +24,7 @@ def circle_json(circle) -> dict:
         data["paid"] = [_paid(p) for p in store.paid_for_table(table.id)]
         evenings.append(data)
     return {"format": FORMAT, "format_version": 1, "name": circle.name, "created_at": circle.created_at.isoformat(),
-            "evenings": evenings,
+            "watch": {"money": circle.watch_money, "ranking": circle.watch_ranking}, "evenings": evenings,
             "paid": [_paid(p) for p in store.paid_in_circle(circle.id) if p.table_id is None],
             "pot": [{"amount": e.amount, "currency": e.currency, "who": e.who, "note": e.note,
                      "at": e.created_at.isoformat()} for e in store.pot_entries_of(circle.id)]}
@@ -36,7 +36,8 @@ def _paid(p) -> dict:
 
 
 def parse_circle(data) -> tuple:
-    """Check an exported circle; return (name, created_at, evenings, paid, pot) as store.import_circle takes them,
+    """Check an exported circle; return (name, created_at, evenings, paid, pot, what its watch link shows: money,
+    ranking) as store.import_circle takes them,
     or raise BadImport with a sentence naming the evening and the part."""
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("format_version") != 1:
         raise BadImport(_("This is not a circle exported from Scorekeeper."))
@@ -55,7 +56,11 @@ def parse_circle(data) -> tuple:
         except BadImport as e:
             raise BadImport(_("Evening %(n)s: %(message)s", n=n, message=str(e))) from None
         evenings.append((table, hands, lines))
-    return name, created_at, evenings, paid_lines(data.get("paid", [])), pot_lines(data.get("pot", []))
+    watch = data.get("watch", {})
+    if not isinstance(watch, dict) or not all(isinstance(watch.get(k, True), bool) for k in ("money", "ranking")):
+        raise BadImport(_("This is not a circle exported from Scorekeeper."))
+    return (name, created_at, evenings, paid_lines(data.get("paid", [])), pot_lines(data.get("pot", [])),
+            watch.get("money", True), watch.get("ranking", True))
 
 
 def _name(value) -> str:

@@ -201,30 +201,43 @@ def show_page(circle, key, errors=None, person="", name="", status=200, pot_erro
         counted = season.between(counted, start, end)
     else:
         counted = season.in_period(counted, period, today)
-    main = season.main_currency(counted)
-    people_order, steps = season.money_steps(counted, main) if main else ([], [])
-    currencies = sorted({e.currency for e in counted}, key=lambda c: (c != season.main_currency(counted), c))
     scorer = circle.role == store.SCORER
-    rows = evening_rows(played, scorer, SHOWN)
-    people = sorted({n for _t, _n, e in played for n in e.units}, key=str.casefold)
+    money_shown = circle.shows_money()  # a watch link may be kept from the money and the ranking
+    main = season.main_currency(counted) if money_shown else None
+    people_order, steps = season.money_steps(counted, main) if main else ([], [])
+    standing = season.standings(counted)
+    if not circle.shows_ranking():
+        standing.sort(key=lambda s: s.name.casefold())
     chosen = {e.table_id for e in counted}
     across = season.numbers([(e, _totals(t)[3]) for t, _n, e in played if e.table_id in chosen], main)
     # what is still owed: every evening (whatever the filters show), less the lines marked paid
-    paid = store.paid_in_circle(circle.id)
+    paid = store.paid_in_circle(circle.id) if money_shown else []
     everything = [e for _t, _n, e in played]
     owed = [(c, season_settle(everything, paid, c)) for c in
-            sorted({e.currency for e in everything}, key=lambda c: (c != season.main_currency(everything), c))]
+            sorted({e.currency for e in everything}, key=lambda c: (c != season.main_currency(everything), c))
+            ] if money_shown else []
     return render_template(
-        template, circle=circle, tag=tag, shown=SHOWN, across=across, filters={k: request.args[k] for k in ("period", "game", "from", "to")
-                                                    if request.args.get(k)}, key=key, scorer=scorer, rows=rows, standings=season.standings(counted),
-        settlements=owed, paid=[p for p in paid if p.table_id is None], currencies=currencies,
-        main=main, period=period, game=game, season_chart=season_chart(people_order, steps, main) if main else None,
+        template, circle=circle, key=key, tag=tag, scorer=scorer, shown=SHOWN, rows=evening_rows(played, scorer, SHOWN),
+        filters={k: request.args[k] for k in ("period", "game", "from", "to") if request.args.get(k)},
+        period=period, game=game, games=[get_game(g) for g in games], main=main,
         dates={"from": request.args.get("from", ""), "to": request.args.get("to", "")}, date_errors=date_errors,
-        games=[get_game(g) for g in games], bank=BANK, coins=COINS, added=request.args.get("added"),
-        people=people, errors=errors or {}, person=person, name=name, token=new_token(),
-        renamed=request.args.get("renamed"), merged=request.args.get("merged") == "1",
-        stale=request.args.get("stale") == "1", pot=pot_of(circle.id), pot_errors=pot_errors or {},
-        form=request.form if pot_errors else {}), status
+        standings=standing, across=across, season_chart=season_chart(people_order, steps, main) if main else None,
+        settlements=owed, paid=[p for p in paid if p.table_id is None], bank=BANK, coins=COINS,
+        pot=pot_of(circle.id) if money_shown else None, pot_errors=pot_errors or {},
+        form=request.form if pot_errors else {}, token=new_token(),
+        people=sorted({n for _t, _n, e in played for n in e.units}, key=str.casefold), errors=errors or {},
+        person=person, name=name, added=request.args.get("added"), renamed=request.args.get("renamed"),
+        merged=request.args.get("merged") == "1", stale=request.args.get("stale") == "1"), status
+
+
+@bp.post("/c/<key>/watch")
+def watch_settings(key):
+    """Choose what the circle's watch link shows: the money, the ranking."""
+    circle = load(key)
+    if circle is None or circle.role != store.SCORER:
+        abort(403)
+    circles.set_watch(circle.id, request.form.get("money") == "y", request.form.get("ranking") == "y")
+    return redirect(url_for("circles.share", key=key, saved=1), 303)
 
 
 @bp.post("/c/<key>/tables")
@@ -252,7 +265,7 @@ def share(key):
         links.append((store.SCORER, external("circles.show", key=keys[store.SCORER])))
     rotate = url_for("circles.rotate", key=key) if circle.role == store.SCORER else None
     return render_template("circle_share.html", circle=circle, key=key, links=links, rotate=rotate,
-                           rotated=request.args.get("rotated") == "1")
+                           rotated=request.args.get("rotated") == "1", saved=request.args.get("saved") == "1")
 
 
 @bp.post("/c/<key>/share/scorer")
@@ -428,6 +441,9 @@ def export_json(key):
     circle = load(key)
     if circle is None:
         abort(410)
+    if not circle.shows_money():
+        return render_template("error.html", status=403, message=_(
+            "This circle keeps its money from the watch link, and its file holds the money: ask its scorer.")), 403
     body = json.dumps(circle_file.circle_json(circle), ensure_ascii=False, indent=1)
     return Response(body, mimetype="application/json",
                     headers={"Content-Disposition": 'attachment; filename="circle.json"'})
@@ -440,6 +456,9 @@ def export_csv(key):
     circle = load(key)
     if circle is None:
         abort(410)
+    if not circle.shows_money():
+        return render_template("error.html", status=403, message=_(
+            "This circle keeps its money from the watch link, and its file holds the money: ask its scorer.")), 403
     tables = circles.circle_tables(circle.id)
     built = [(t, evening.build(Setup.of(t), store.list_hands(t.id))) for t in tables]
     people = list(dict.fromkeys(season.person(p) for _t, e in built for p in e.players))
