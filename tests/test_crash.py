@@ -1,4 +1,5 @@
-"""Nothing lost: kill -9 a gunicorn server while phones are saving hands; every confirmed hand is there."""
+"""Nothing lost: kill -9 a gunicorn server while phones are saving hands (in an evening of a circle); every confirmed
+hand is there, and the circle's standings count every one of them."""
 import http.client
 import json
 import re
@@ -10,6 +11,7 @@ import urllib.parse
 
 from bench import server
 from scorekeeper import create_app, store
+from scorekeeper.store import circles
 
 
 def test_kill_9_while_saving_loses_no_confirmed_hand(tmp_path):
@@ -18,6 +20,8 @@ def test_kill_9_while_saving_loses_no_confirmed_hand(tmp_path):
     app = create_app({"SECRET_KEY": "crash-secret", "DATABASE_URL": url})
     with app.app_context():
         table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
+        circle_key = circles.create_circle("Krone")  # each save moves the circle's standings too
+        circles.join_circle(table.id, circles.find_circle(circle_key).id)
     port = server.free_port()
     proc = server.start(tmp_path, url, "crash-secret", port)
     try:
@@ -76,6 +80,15 @@ def test_kill_9_while_saving_loses_no_confirmed_hand(tmp_path):
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         conn.request("GET", f"/t/{table.id}/export.json")  # every hand (the table page shows the latest 20)
-        assert len(json.loads(conn.getresponse().read())["hands"]) == n_hands
+        exported = json.loads(conn.getresponse().read())
+        assert len(exported["hands"]) == n_hands
+        # the circle's standings are the evening's totals, every saved hand counted: Anna's units, signed
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", f"/c/{circle_key}")
+        page = conn.getresponse().read().decode()
+        anna = re.search(r'<tr><th scope="row">Anna</th>(.*?)</tr>', page, re.S).group(1)
+        shown = re.search(r'data-label="Points · Troccas">([^<]+)<', anna).group(1)  # "−1,330": sign, separators
+        assert int(re.sub(r"[^0-9]", "", shown) or 0) * (-1 if shown.startswith("−") else 1) == \
+            exported["totals"]["units"]["Anna"]
     finally:
         server.stop(proc, signal.SIGKILL)
