@@ -6,13 +6,10 @@ count endpoint beside a bare endpoint (GET /api/v1/ping) of the same app in the 
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -20,7 +17,7 @@ import urllib.request
 from pathlib import Path
 
 from bench import CHROMIUM_ARGS
-from bench.server import NO_LIMITS
+from bench import server
 
 ROOT = Path(__file__).resolve().parent.parent
 # A Troccas team's pile of 38 cards (4k+2): the API's typical work.
@@ -29,31 +26,6 @@ PILE = ["T21", "T20", "T19", "T18", "T17", "T16", "T15", "T14", "T13", "T12", "T
         "CU-K", "CU-Q", "CU-C", "CU-J", "CU-1", "CU-2", "CU-3", "CU-4", "CU-5", "CU-6", "CO-K", "CO-Q", "CO-C", "CO-J"]
 COUNT_BODY = json.dumps({"game": "troccas", "cards": PILE})
 SECONDS = 8
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_gunicorn(tmp: Path) -> tuple[subprocess.Popen, str]:
-    """Serve the app with gunicorn, 2 workers, as `make run` does; return the process and its URL."""
-    port = free_port()
-    env = {**os.environ, "SECRET_KEY": "bench-secret", "DATABASE_URL": f"sqlite:///{tmp / 'bench.sqlite'}", **NO_LIMITS}
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    proc = subprocess.Popen([str(gunicorn), "--workers", "2", "--bind", f"127.0.0.1:{port}", "--no-control-socket",
-                             "--log-level", "warning", "scorekeeper:create_app()"],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(f"{url}/api/v1/ping", timeout=1).read()
-            return proc, url
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("gunicorn did not start: " + proc.stderr.read().decode()[-500:])
 
 
 def page_weight(url: str) -> None:
@@ -165,13 +137,14 @@ def load(url: str, tmp: Path) -> None:
 def main() -> None:
     """Run the counting benchmarks and print the figures."""
     with tempfile.TemporaryDirectory() as tmp:
-        proc, url = start_gunicorn(Path(tmp))
+        port = server.free_port()
+        proc = server.start(Path(tmp), f"sqlite:///{Path(tmp) / 'bench.sqlite'}", "bench-secret", port)
+        url = f"http://127.0.0.1:{port}"
         try:
             page_weight(url)
             load(url, Path(tmp))
         finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+            server.stop(proc)
 
 
 if __name__ == "__main__":

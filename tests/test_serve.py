@@ -14,16 +14,11 @@ import urllib.request
 import pytest
 
 from scorekeeper.serve import Refused, check_bind, settings
+from bench.server import free_port
 from tests.phone import Phone
 
 TROCCAS = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
            "first_dealer": "0", "stake": "0.05", "currency": "CHF", "rule_all_tricks_take_scart": "y"}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_settings_default_to_waitress_on_127_0_0_1_port_5000_with_2_workers_everywhere():
