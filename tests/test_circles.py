@@ -451,3 +451,15 @@ def test_a_circle_can_keep_its_money_and_ranking_from_the_watch_link(client):
     names = list(standings(client.get(watch).get_data(as_text=True)))
     assert names == sorted(names, key=str.casefold) and names != [s for s in standings(client.get(circle).get_data(
         as_text=True))]
+
+
+# ---- this phone's list, to another phone ----
+
+def test_the_lists_qr_code_is_only_of_this_sites_take_link_and_needs_the_forms_token(client, csrf_app):
+    assert client.post("/qr", data={"url": "http://localhost/take#eyJ0YWJsZXMiOltdfQ"}).get_data(
+        as_text=True).startswith("data:image/svg+xml")
+    assert client.post("/qr", data={"url": "https://evil.example/take#x"}).status_code == 400  # another site
+    assert client.post("/qr", data={"url": "http://localhost/t/abc"}).status_code == 400  # not a list's link
+    assert client.post("/qr", data={"url": "http://localhost/take#" + "a" * 3000}).status_code == 400  # too long
+    assert csrf_app.test_client().post("/qr", data={"url": "http://localhost/take#x"}).status_code == 400  # no token
+    assert client.get("/take").status_code == 200

@@ -1,13 +1,35 @@
-"""The home page: open a table, this phone's tables and circles, count a pile."""
+"""The home page: open a table, this phone's tables and circles, count a pile; and taking this phone's list to
+another phone (a link that carries the list in its #fragment, never sent to the server, with its QR code)."""
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, Response, abort, render_template, request
 
 from ..engine.games import all_games
+from .links import qr
 
 bp = Blueprint("home", __name__)
+
+MAX_LIST_URL = 2900  # characters: what a QR code of medium correction holds (version 40: 2,331 bytes binary, less
+# alphanumeric overhead); a longer list goes as its link or its file
 
 
 @bp.get("/")
 def home():
     return render_template("home.html", games=all_games().values())
+
+
+@bp.get("/take")
+def take():
+    """Another phone's list arrives here, in the address's #fragment (static/phone_list.js reads it on the phone)."""
+    return render_template("take.html")
+
+
+@bp.post("/qr")
+def list_qr():
+    """The QR code of a link to this site's /take (the list it carries is the phone's own: nothing is stored)."""
+    url = request.form.get("url", "")
+    if not url.startswith(request.host_url + "take#") or len(url) > MAX_LIST_URL:
+        abort(400)
+    response = Response(qr(url), mimetype="text/plain")
+    response.headers["Cache-Control"] = "no-store"
+    return response

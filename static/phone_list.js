@@ -1,0 +1,130 @@
+// This phone's list of tables and circles (kept in localStorage by tables.js) taken to another phone, kept in a
+// file, and restored: no account, no copy on the server. The link carries the list in its #fragment, which a
+// browser never sends to a server; whoever has it can open those tables, as with the tables' own links.
+(function () {
+  "use strict";
+  var TABLES = "scorekeeper.tables", CIRCLES = "scorekeeper.circles", NOTED = "scorekeeper.safariNoted";
+  var SAID = "scorekeeper.restored";
+  var PATH = /^\/[tvc]\/[A-Za-z0-9_-]{1,64}(\/settle)?$/;  // a table's, a watch page's or a circle's own address
+
+  function read(key) {
+    try { var v = JSON.parse(localStorage.getItem(key)); return Array.isArray(v) ? v : []; } catch (e) { return []; }
+  }
+  function write(key, list, most) {
+    try { localStorage.setItem(key, JSON.stringify(list.slice(0, most))); return true; } catch (e) { return false; }
+  }
+  function text(v, most) { return typeof v === "string" && v.length <= most ? v : null; }
+
+  // What may come in: only this site's addresses, only short text (names go through textContent when shown)
+  function table(t) {
+    if (!t || typeof t !== "object" || !PATH.test(t.href || "") || !text(t.id, 64) || !text(t.game, 40)) { return null; }
+    var players = Array.isArray(t.players) ? t.players.filter(function (p) { return text(p, 40); }).slice(0, 12) : [];
+    return { id: t.id, game: t.game, href: t.href, players: players, at: +t.at || 0, hands: +t.hands || 0,
+             role: t.role === "watcher" ? "watcher" : "scorer", started: text(t.started, 40) || "",
+             settle: PATH.test(t.settle || "") ? t.settle : "", finished: !!t.finished };
+  }
+  function circle(c) {
+    if (!c || typeof c !== "object" || !PATH.test(c.href || "") || !text(c.name, 80)) { return null; }
+    return { key: text(c.key, 64) || "", name: c.name, href: c.href, role: c.role === "watcher" ? "watcher" : "scorer" };
+  }
+
+  // Add a list to this phone's: a table already here keeps its newest copy; returns how many were new
+  function merge(list) {
+    var tables = read(TABLES), circles = read(CIRCLES), added = 0;
+    (list.tables || []).map(table).filter(Boolean).forEach(function (t) {
+      var here = tables.filter(function (x) { return x.id === t.id; })[0];
+      if (!here) { tables.push(t); added += 1; } else if (t.at > (here.at || 0)) { tables[tables.indexOf(here)] = t; }
+    });
+    (list.circles || []).map(circle).filter(Boolean).forEach(function (c) {
+      if (!circles.some(function (x) { return x.href === c.href; })) { circles.push(c); added += 1; }
+    });
+    tables.sort(function (a, b) { return (b.at || 0) - (a.at || 0); });
+    write(TABLES, tables, 30);
+    write(CIRCLES, circles, 20);
+    return added;
+  }
+
+  function encode(list) {  // UTF-8, then base64url: names with accents survive the address bar
+    return btoa(unescape(encodeURIComponent(JSON.stringify(list)))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+  function decode(s) {
+    try { return JSON.parse(decodeURIComponent(escape(atob(s.replace(/-/g, "+").replace(/_/g, "/"))))); } catch (e) { return null; }
+  }
+  function mine() {
+    return { format: "scorekeeper.phone", version: 1, tables: read(TABLES), circles: read(CIRCLES) };
+  }
+
+  // The home page: the link, its QR code, the file, and Safari's warning (said once)
+  var box = document.getElementById("phone-list");
+  if (box) {
+    var list = mine(), d = box.dataset, said = document.getElementById("phone-list-said");
+    var restored = null;
+    try { restored = sessionStorage.getItem(SAID); sessionStorage.removeItem(SAID); } catch (e) { /* private mode */ }
+    if (restored) { said.textContent = restored; said.hidden = false; }
+    var link = d.take + "#" + encode({ tables: list.tables, circles: list.circles });
+    document.getElementById("phone-list-link").value = link;
+    var qr = document.getElementById("phone-list-qr"), note = document.getElementById("phone-list-qr-note");
+    var details = box.querySelector("details");
+    details.addEventListener("toggle", function () {
+      if (!details.open || qr.src) { return; }
+      if (link.length > 2900) { note.textContent = d.tooLong; note.hidden = false; return; }
+      var token = document.querySelector("meta[name=csrf-token]");
+      fetch(d.qr, { method: "POST", headers: { "X-CSRFToken": token ? token.content : "",
+                                               "Content-Type": "application/x-www-form-urlencoded" },
+                    body: "url=" + encodeURIComponent(link), credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+        .then(function (src) { qr.src = src; qr.hidden = false; })
+        .catch(function () { note.textContent = d.tooLong; note.hidden = false; });
+    });
+    var download = document.getElementById("phone-list-download");
+    download.href = "data:application/json;charset=utf-8," + encodeURIComponent(JSON.stringify(list, null, 1));
+    document.getElementById("phone-list-file").addEventListener("change", function (e) {
+      var file = e.target.files && e.target.files[0];
+      if (!file) { return; }
+      var reader = new FileReader();
+      reader.onload = function () {
+        var data = null;
+        try { data = JSON.parse(reader.result); } catch (err) { data = null; }
+        if (!data || data.format !== "scorekeeper.phone") {
+          said.textContent = d.badFile;
+          said.hidden = false;
+          return;
+        }
+        try { sessionStorage.setItem(SAID, d.restored.replace("{n}", merge(data))); } catch (err) { /* private mode */ }
+        location.reload();  // the lists above are drawn from what is kept: drawn again, with the sentence
+      };
+      reader.readAsText(file);
+    });
+    box.hidden = false;
+    var ios = /iPhone|iPad|iPod/.test(navigator.userAgent) || (/Macintosh/.test(navigator.userAgent) && navigator.maxTouchPoints > 1);
+    var installed = navigator.standalone || (window.matchMedia && window.matchMedia("(display-mode: standalone)").matches);
+    if (ios && !installed && (list.tables.length || list.circles.length) && !localStorage.getItem(NOTED)) {
+      document.getElementById("safari-note").hidden = false;  // once: it says how to keep the list, then keeps quiet
+      try { localStorage.setItem(NOTED, "1"); } catch (e) { /* private mode */ }
+    }
+  }
+
+  // The /take page: what the link carries, and keeping it
+  var take = document.getElementById("take");
+  if (take) {
+    var carried = decode(location.hash.slice(1)) || {};
+    var tables = (carried.tables || []).map(table).filter(Boolean), circles = (carried.circles || []).map(circle).filter(Boolean);
+    var summary = document.getElementById("take-summary"), keep = document.getElementById("take-keep");
+    var names = document.getElementById("take-names");
+    if (!tables.length && !circles.length) {
+      summary.textContent = take.dataset.none;
+    } else {
+      summary.textContent = take.dataset.summary.replace("{tables}", tables.length).replace("{circles}", circles.length);
+      circles.forEach(function (c) { var li = document.createElement("li"); li.textContent = c.name; names.appendChild(li); });
+      tables.forEach(function (t) {
+        var li = document.createElement("li"); li.textContent = t.game + ": " + t.players.join(", "); names.appendChild(li);
+      });
+      keep.hidden = false;
+      keep.addEventListener("click", function () {
+        merge({ tables: tables, circles: circles });
+        summary.textContent = take.dataset.done;
+        keep.hidden = true;
+      });
+    }
+  }
+}());
