@@ -110,3 +110,19 @@ def test_the_pot_is_the_sum_of_its_entries_and_cannot_go_below_empty(client):
     assert r.status_code == 400 and "below empty" in html.unescape(r.get_data(as_text=True))
     assert client.post(circle + "/pot/undo", data={"entry": entries[0]}).status_code == 303  # the withdrawal back
     assert "The pot holds CHF\xa02.50." in html.unescape(client.get(circle).get_data(as_text=True))
+
+
+def test_a_rename_in_the_circle_carries_the_lines_paid_and_the_pot(client):
+    r = client.post("/circles/new", data={"name": "Krone"})
+    circle = r.headers["Location"]
+    key = circle.rsplit("/", 1)[1]
+    url = client.post(f"/tables/new/troccas?circle={key}", data=TROCCAS).headers["Location"]
+    hand(client, url, 40, "rn1")  # Anna & Cla +20 Rappen each, Ben & Zoë −20 (docs/rules.md §1)
+    for line in lines(client.get(url + "/settle").get_data(as_text=True)):
+        client.post(url + "/settle/paid", data=line)  # everything paid on the night
+    client.post(circle + "/pot", data={"amount": "1", "direction": "in", "currency": "CHF", "who": "Cla", "note": "x"})
+    assert "Nobody owes anything." in client.get(circle).get_data(as_text=True)
+    assert client.post(circle + "/people", data={"person": "Cla", "name": "Claudia", "token": "rn"}).status_code == 303
+    page = html.unescape(client.get(circle).get_data(as_text=True))
+    # still nothing owed: Claudia's 20 Rappen were paid to her as Cla, and the pot's entry is hers
+    assert "Nobody owes anything." in page and "Claudia · x" in page and " Cla " not in page

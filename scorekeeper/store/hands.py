@@ -16,7 +16,8 @@ from sqlalchemy.exc import IntegrityError
 
 from ..engine.seating import next_dealer
 from .db import engine, is_key, now, reading, writing
-from .schema import Added, Change, Full, Hand, Moved, NotFound, Stale, TableInfo, changes, hands, table_info, tables
+from .schema import (Added, Change, Full, Hand, Moved, NotFound, Stale, TableInfo, changes, hands, payments,
+                     pot_entries, table_info, tables)
 
 # the statements a save and a poll run, built once (building one costs more than running it on SQLite)
 _TABLE_ID = bindparam("table_id")
@@ -444,12 +445,14 @@ def _set_table(conn, table_id: str, settings: dict, renames: dict, rename) -> No
                 facts=facts, setup=setup or None, dealer=dealer, version=h.version + 1, updated_at=now()))
 
 
-def rename_everywhere(plan: list, rename_of, token: str | None = None) -> bool:
+def rename_everywhere(plan: list, rename_of, token: str | None = None, circle_id: str | None = None) -> bool:
     """Rename a person at several tables at once (a circle's evenings): all or none, in one transaction.
 
     `plan`: [(table_id, players after, {old name: new name})]; `rename_of(table_id)` is that table's game's
     rename(facts, old, new). Each table's change is logged as a change of that table (its Undo takes it back
     there), under `token` and the table's place in the plan: the same form posted twice renames once (True).
+    The lines marked paid follow (each table's, and the circle's own), and who paid into the circle's pot: money
+    is owed by a person, whatever they are called.
     """
     if not plan:
         return True
@@ -466,6 +469,13 @@ def rename_everywhere(plan: list, rename_of, token: str | None = None) -> bool:
                 after = {**before, "players": list(players), "renames": dict(renames)}
                 _set_table(conn, table_id, after, renames, rename_of(table_id))
                 _log(conn, table_id, None, "table", before, after, f"{token}-{i}" if first else None)
+                _rename_money(conn, payments.c.table_id == table_id, renames)
+            if circle_id is not None:
+                every = {old: new for _t, _p, renames in plan for old, new in renames.items()}
+                _rename_money(conn, payments.c.circle_id == circle_id, every)
+                for old, new in every.items():
+                    conn.execute(update(pot_entries).where(pot_entries.c.circle_id == circle_id,
+                                                           pot_entries.c.who == old).values(who=new))
         return True
     except IntegrityError:
         if first is None:
@@ -480,3 +490,12 @@ def renamed_by(token: str | None) -> bool:
         return False
     with engine().connect() as conn:
         return conn.execute(select(changes.c.id).where(changes.c.token == first)).first() is not None
+
+
+def _rename_money(conn, where, renames: dict) -> None:
+    """Carry renames into the lines marked paid that `where` picks (through placeholders: a swap works)."""
+    steps = [{old: f"\x00{i}" for i, old in enumerate(renames)}, {f"\x00{i}": new for i, new in enumerate(renames.values())}]
+    for step in steps:
+        for old, new in step.items():
+            conn.execute(update(payments).where(where, payments.c.payer == old).values(payer=new))
+            conn.execute(update(payments).where(where, payments.c.payee == old).values(payee=new))

@@ -320,7 +320,7 @@ def rename_person(key):
         else:
             games = {t.id: get_game(t.game).rename for t in circles.circle_tables(circle.id)}
             store.rename_everywhere([(r.table_id, r.players, r.renames) for r in plan], games.get,
-                                    request.form.get("token"))
+                                    request.form.get("token"), circle.id)
             merged = season.person(new) in {season.person(n) for n in names} and season.person(new) != season.person(old)
             return redirect(url_for("circles.show", key=key, renamed=new, merged=int(merged), _anchor="people"), 303)
     return show_page(circle, key, errors=errors, person=old, name=new, status=400)
