@@ -74,7 +74,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     @app.before_request
     def csrf_token_as_checked():
         # A post's token was just checked against this session (CSRFProtect's hook runs first): the forms in
-        # its answer carry that same token, not a new signature of the session's secret (~2% of a saved hand).
+        # its answer carry that same token, not a new signature of the session's secret.
         # Only while tokens never expire (WTF_CSRF_TIME_LIMIT): else an old one would be handed on.
         if g.get("csrf_valid") and app.config["WTF_CSRF_TIME_LIMIT"] is None:
             setattr(g, app.config["WTF_CSRF_FIELD_NAME"], csrf._get_csrf_token())

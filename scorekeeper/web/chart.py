@@ -48,7 +48,7 @@ def chart(board) -> dict | None:
         return round(PAD + (high - v) * inner / span)
 
     # at most POINTS points a line (one per 6 pixels): a long evening's chart, sent again with every saved
-    # hand and every watcher's poll, costs no more than a 60-hand one (~0.5 KB compressed, not ~1.5 KB)
+    # hand and every watcher's poll, costs no more than a 60-hand one
     every = max(1, -(-len(rows) // POINTS))
     ks = list(range(0, len(rows) + 1, every))
     if ks[-1] != len(rows):

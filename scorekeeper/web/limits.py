@@ -49,7 +49,7 @@ def install(app: Flask, api: Blueprint, exempt: Blueprint) -> Limiter:
         @limiter.request_filter
         def unlimited() -> bool:
             # what none of the limits above names (saving hands, pages, polls) skips the limiter's look-up of
-            # its limits, ~2% of a saved hand's time; unless a deployer set a limit for every request
+            # its limits on every request; unless a deployer set a limit for every request
             return request.blueprint != api.name and request.endpoint not in LIMITED_POSTS
 
     app.extensions["scorekeeper.limiter"] = limiter

@@ -64,7 +64,7 @@ class SessionCookie(SecureCookieSessionInterface):
     def save_session(self, app: Flask, session, response) -> None:
         super().save_session(app, session, response)
         if swapped_in():
-            response.headers.pop("Vary", None)  # no cache ever keeps it: nothing to vary (~30 bytes a Save)
+            response.headers.pop("Vary", None)  # no cache ever keeps it: nothing to vary
 
 
 def swapped_in() -> bool:
@@ -93,18 +93,18 @@ def install(app: Flask) -> None:
             # (the board poll sets this itself and keeps its ETag/304: it sends If-None-Match itself)
             response.headers["Cache-Control"] = "no-store"
         if response.status_code == 304:
-            return response  # no body to protect; the 200 carried these (saves ~300 bytes per idle poll)
+            return response  # no body to protect: the 200 carried these, and an idle poll needs none
         if "lang" in request.args and request.args["lang"] in LANGUAGES:
             response.set_cookie("lang", request.args["lang"], max_age=3600 * 24 * 365, samesite="Lax",
                                 secure=request.is_secure)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         if request.headers.get("HX-Request") == "true" and response.mimetype == "text/html":
             # a fragment htmx puts into a page already open: the page's own CSP, framing and referrer rules
-            # govern it (they are document headers; a navigation never sends HX-Request): ~250 bytes a save
+            # govern it (they are document headers; a navigation never sends HX-Request)
             return response
         if not (request.endpoint in ("static", "pwa.words") and response.mimetype in ("text/javascript", "text/css")):
             # a document's policy (and a worker's: /sw.js keeps it); on a script or a style sheet it governs
-            # nothing, and is ~250 bytes a file
+            # nothing
             response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("Referrer-Policy", REFERRER_POLICY)
         if response.mimetype == "text/html":

@@ -107,7 +107,7 @@ def saved(table_id, game, written: store.Added, aid_used: bool, since: int | Non
         aid=count_aid.start(game, table, MultiDict()) if aid_used else None, last=last,
         said=said_line, added=added, preview=None, engine_error=None))
     if not aid_used:
-        # the phone resets its own form to the next hand's values (static/tables.js): not resent, ~0.8 KB less
+        # the phone resets its own form to the next hand's values (static/tables.js): it has the form already
         last = b.rows[-1].hand.facts if b.rows else None
         response.headers["HX-Reswap"] = "none"
         response.headers["X-Next-Hand"] = json.dumps(
