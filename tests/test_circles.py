@@ -113,7 +113,8 @@ def test_a_circles_evenings_add_up_to_its_standings(client):
     assert table["Ben"] == ["2", "−7", "−CHF\xa00.35"]
     # settling the season: the two losers pay the two winners 35 Rappen each, two payments
     settle = re.search(r'<section class="settle"[^>]*>(.*?)</section>', page, re.S).group(1)
-    assert len(re.findall(r"<li>", settle)) == 2 and settle.count("35 Rappen") == 2
+    owed = re.search(r"<ol class=\"transfers\">(.*?)</ol>", settle, re.S).group(1)
+    assert len(re.findall(r"<li>", owed)) == 2 and owed.count("35 Rappen") == 2
     # every evening is listed, newest first, and opens its table
     links = re.findall(r'<li><a class="button secondary wide" href="(/t/[^"]+)">', page)
     assert len(links) == 2

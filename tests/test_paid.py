@@ -126,3 +126,15 @@ def test_a_rename_in_the_circle_carries_the_lines_paid_and_the_pot(client):
     page = html.unescape(client.get(circle).get_data(as_text=True))
     # still nothing owed: Claudia's 20 Rappen were paid to her as Cla, and the pot's entry is hers
     assert "Nobody owes anything." in page and "Claudia · x" in page and " Cla " not in page
+
+
+def test_the_settle_up_for_the_group_chat_says_who_pays_whom_the_totals_and_the_watch_link(client):
+    url = open_table(client)
+    hand(client, url, 40, "s1")  # Anna & Cla +20 Rappen each, Ben & Zoë −20 (docs/rules.md §1)
+    page = html.unescape(client.get(url + "/settle?lang=de").get_data(as_text=True))
+    text = re.search(r'data-share-text="([^"]*)"', page, re.S).group(1)
+    lines_ = text.split("\n")
+    assert lines_[0].startswith("Troccas, ") and len([l for l in lines_ if " zahlt " in l]) == 2
+    assert lines_[1:3] == ["Ben zahlt Anna 20 Rappen", "Zoë zahlt Cla 20 Rappen"]
+    assert lines_[3] == "Stand: Anna +CHF\xa00.20, Ben −CHF\xa00.20, Cla +CHF\xa00.20, Zoë −CHF\xa00.20"
+    assert re.search(r"Punkteliste: http://localhost/v/[A-Za-z0-9_-]+$", text)  # the watch link, never the scorer's

@@ -32,6 +32,7 @@ from .seating_check import name_problem, tidy
 from .table_form import new_token
 from .chart import season_chart
 from . import bounds, circle_file
+from . import said
 from .links import external
 from .spreadsheet import as_text, decimal, spreadsheet_dialect
 from .table_file import BadImport
@@ -216,8 +217,13 @@ def show_page(circle, key, errors=None, person="", name="", status=200, pot_erro
     owed = [(c, season_settle(everything, paid, c)) for c in
             sorted({e.currency for e in everything}, key=lambda c: (c != season.main_currency(everything), c))
             ] if money_shown else []
+    if money_shown:
+        watch = external("circles.show", key=circles.circle_links_of(circle.id)[store.VIEWER])
+        texts = {c: said.season_text(circle.name, s.transfers, c, standing, watch) for c, s in owed}
+    else:
+        texts = {}
     return render_template(
-        template, circle=circle, key=key, tag=tag, scorer=scorer, shown=SHOWN, rows=evening_rows(played, scorer, SHOWN),
+        template, circle=circle, key=key, tag=tag, share_texts=texts, scorer=scorer, shown=SHOWN, rows=evening_rows(played, scorer, SHOWN),
         filters={k: request.args[k] for k in ("period", "game", "from", "to") if request.args.get(k)},
         period=period, game=game, games=[get_game(g) for g in games], main=main,
         dates={"from": request.args.get("from", ""), "to": request.args.get("to", "")}, date_errors=date_errors,

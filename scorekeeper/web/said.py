@@ -99,3 +99,27 @@ def table_changes(b, row=None) -> str:
     """Say a row's changes of the table (or the evening's pending ones), joined: the templates' `changes_said`."""
     return "; ".join(changes(row.changes if row is not None else b.pending, b.game, b.setup.currency))
 
+
+
+def settle_text(game_name: str, when, transfers, currency: str, totals: dict, watch: str) -> str:
+    """The settle-up for the group chat, in the reader's language: the evening, who pays whom, the totals, the
+    watch link. Plain text, one line each."""
+    from flask_babel import format_date
+    lines = [_("%(game)s, %(date)s", game=game_name, date=format_date(when, "medium"))]
+    lines += [_("%(payer)s pays %(payee)s %(amount)s", payer=t.payer, payee=t.payee, amount=money(t.amount, currency))
+              for t in transfers] or [_("Nobody owes anything.")]
+    lines.append(_("Totals: %(totals)s", totals=", ".join(f"{p} {money(v, currency, signed=True)}"
+                                                              for p, v in totals.items())))
+    lines.append(_("Scoreboard: %(url)s", url=watch))
+    return "\n".join(lines)
+
+
+def season_text(name: str, transfers, currency: str, standings, watch: str) -> str:
+    """The season's settling up for the group chat: the circle, who pays whom, each person's money, its link."""
+    lines = [name]
+    lines += [_("%(payer)s pays %(payee)s %(amount)s", payer=t.payer, payee=t.payee, amount=money(t.amount, currency))
+              for t in transfers] or [_("Nobody owes anything.")]
+    lines.append(_("Totals: %(totals)s", totals=", ".join(f"{s.name} {money(s.money.get(currency, 0), currency, signed=True)}"
+                                                              for s in standings)))
+    lines.append(_("Scoreboard: %(url)s", url=watch))
+    return "\n".join(lines)

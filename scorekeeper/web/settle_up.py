@@ -8,7 +8,9 @@ from flask_babel import gettext as _
 from .. import store
 from ..engine import evening, settle
 from ..engine.evening import Setup
+from . import said
 from .access import load, viewer_ok
+from .links import external
 from .parse import digits
 from .table_form import new_token
 
@@ -32,7 +34,10 @@ def show(table_id):
     marks = {}  # how many live marks of each line the page shows: a mark posted from it must still see as many
     for p in paid:
         marks[(p.payer, p.payee, p.amount)] = marks.get((p.payer, p.payee, p.amount), 0) + 1
+    watch = external("live.view", table_id=store.share_links(table.id)[store.VIEWER])
+    text = said.settle_text(_(game.name), table.created_at, remaining.transfers, table.currency, e.money, watch)
     return render_template("table_settle.html", table=table, game=game, b=e, s=settle.settle(e.money, table.currency),
+                           share_text=text,
                            remaining=remaining, paid=paid, marks=marks, bank=settle.BANK, token=new_token(),
                            coin=settle.COINS.get(table.currency, 1),
                            message=next(iter(get_flashed_messages(category_filter=["message"])), None))
