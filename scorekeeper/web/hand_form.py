@@ -192,6 +192,26 @@ def edit_form(game, table, facts: dict):
     return form
 
 
+def edit_values(game, table, facts: dict) -> dict:
+    """Return values(edit_form(game, table, facts)) from the declaration alone, without building the form: what the
+    table page's rows carry, so that a phone offline fills its own hand form with a hand it never opened
+    (static/offline.js). `table` is the table as the hand was played (board.played_under)."""
+    players = list(table.players)
+    rules, entry, _key = declared(game, table, None)
+    given = game.from_facts(facts, players, dict(rules))
+    out = {}
+    for f, _groups in entry.walk():
+        for name, decl, player in expand(f, players):
+            value = given.get(decl.name)
+            if player is not None:
+                value = (value or {}).get(player)
+            text = _text(decl, value)
+            out[name] = text if isinstance(decl, Ticks) else ("" if text is None else str(text))
+    if entry.counts:
+        out["count_of"] = ""
+    return out
+
+
 def _text(decl, value):
     if isinstance(decl, Ticks):
         return list(value or [])

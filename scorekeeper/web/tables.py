@@ -53,7 +53,22 @@ def helpers(state):
             "hand_layout": hand_form.layout, "hand_errors": hand_form.errors, "count_tally": count_aid.tally,
             "evening_chart": lambda b: b.once("chart", chart), "house_rule_title": option_title,
             "evening_numbers": lambda b: b.once("numbers", numbers),
-            "page_size": board.PAGE, "aid_url": count_aid.url})
+            "page_size": board.PAGE, "aid_url": count_aid.url, "hand_edit": hand_edit})
+
+
+def hand_edit(table, hand) -> str:
+    """Return what a phone needs to edit this hand offline, as JSON for its row (static/offline.js): what each field
+    of its edit form holds, the version being edited, and the setup it was played with (the phone's own form is
+    for the table's setup now; another setup's hand waits for the network). "" if the hand can't be read."""
+    game = get_game(table.game)
+    try:
+        under = board.played_under(table, hand)
+        values = hand_form.edit_values(game, under, hand.facts)
+    except (board.Damaged, *board.DAMAGED):
+        return ""
+    return json.dumps({"values": values, "version": hand.version,
+                       "setup": store.fingerprint(store.current_setup(under))},
+                      ensure_ascii=False, separators=(",", ":"))
 
 
 def deck_for(table) -> list[dict]:
