@@ -689,13 +689,27 @@
     live.classList.toggle("late", late);  // its dot turns red: "live" is not true now
   }
 
-  var keptTag = null;
+  // The phone's copy of this table page follows what the page shows: once a poll or a Save brought a new version and
+  // the page has been still for a few seconds (a burst of saves is one fetch), or when the page is left, the worker
+  // fetches the page as it is now and keeps it (static/sw.js). Opened again without the network (an edit offline
+  // among them), it shows the evening as this phone last saw it, not as it was when the page was first opened.
+  var keptTag = null, keepTimer = null, keepWanted = false;
   function keepPage(xhr) {
-    var tag = xhr && xhr.status === 200 && xhr.getResponseHeader("ETag"), worker = navigator.serviceWorker;
-    if (!tag || tag === keptTag || !worker || !worker.controller || !/^\/t\/[^/]+$/.test(location.pathname)) { return; }
-    keptTag = tag;  // the worker fetches the page as it is now and keeps it (static/sw.js): an edit offline starts from it
+    var tag = xhr && xhr.status === 200 && xhr.getResponseHeader("ETag");
+    if (!tag || tag === keptTag) { return; }
+    keptTag = tag;
+    keepWanted = true;
+    clearTimeout(keepTimer);
+    keepTimer = setTimeout(keepNow, 3000);
+  }
+  function keepNow() {
+    var worker = navigator.serviceWorker;
+    clearTimeout(keepTimer);
+    if (!keepWanted || !worker || !worker.controller || !/^\/t\/[^/]+$/.test(location.pathname)) { return; }
+    keepWanted = false;
     worker.controller.postMessage({ keep: location.pathname });
   }
+  document.addEventListener("visibilitychange", function () { if (document.visibilityState === "hidden") { keepNow(); } });
 
   document.body.addEventListener("htmx:afterRequest", function (e) {
     var xhr = e.detail.xhr;

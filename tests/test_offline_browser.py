@@ -87,8 +87,17 @@ def under_worker(page):
     kept(page, page.url)
 
 
+def until(page, predicate, arg=None):
+    """Wait until an async predicate, run in the page, holds. (wait_for_function takes the promise an async function
+    returns for a truthy value and returns at once: this asks again, in the page, until the answer is true.)"""
+    page.evaluate("""(arg) => { window.skUntil = false; const test = %s;
+        (async function ask() { if (await test(arg)) { window.skUntil = true; } else { setTimeout(ask, 50); } })(); }"""
+                  % predicate, arg)
+    page.wait_for_function("() => window.skUntil === true", timeout=WAIT)
+
+
 def kept(page, url):
-    page.wait_for_function("async (u) => !!(await (await caches.open('sk-pages')).match(u))", arg=url, timeout=WAIT)
+    until(page, "async (u) => !!(await (await caches.open('sk-pages')).match(u))", url)
 
 
 def viewer_link(page, table):
@@ -408,7 +417,7 @@ def test_a_changed_static_file_reaches_a_phone_that_kept_the_old_one(phones, tmp
         page.reload()
         kept(page, base + "/")
         words = """async () => (await (await caches.open('sk-kept')).keys()).some(r => r.url.includes('/offline-words.js?v='))"""
-        page.wait_for_function(words, timeout=WAIT)  # offline.js's texts, kept apart from the app's files
+        until(page, words)  # offline.js's texts, kept apart from the app's files
         old = page.locator("link[rel=stylesheet]").get_attribute("href")
         colour = "getComputedStyle(document.querySelector('h1')).color"
         assert page.evaluate(colour) == "rgb(17, 17, 17)"
@@ -418,8 +427,8 @@ def test_a_changed_static_file_reaches_a_phone_that_kept_the_old_one(phones, tmp
         assert page.locator("link[rel=stylesheet]").get_attribute("href") != old
         expect(page.locator("h1")).to_have_css("color", "rgb(1, 2, 3)", timeout=WAIT)
         # the new worker takes over and keeps the new file: offline, the page still has it
-        page.wait_for_function("""async () => (await caches.keys()).filter(n => n.startsWith('sk-static-')).length === 1
-            && !!(await caches.match(document.querySelector('link[rel=stylesheet]').href))""", timeout=WAIT)
+        until(page, """async () => (await caches.keys()).filter(n => n.startsWith('sk-static-')).length === 1
+            && !!(await caches.match(document.querySelector('link[rel=stylesheet]').href))""")
         assert page.evaluate(words)  # the old version's files are gone; the texts a kept page needs are not
         page.context.set_offline(True)
         page.reload()
@@ -593,8 +602,8 @@ def test_an_unchanged_table_opened_again_costs_a_304_and_its_forms_get_new_token
         assert points_on_server(page, table) == [40]
         # the Save's answer brought a new version: the worker keeps the page as it is now (an edit offline starts
         # from it), so opening it again is still a 304, and shows the hand
-        page.wait_for_function("""async (u) => { const r = await (await caches.open('sk-pages')).match(u);
-            return !!r && (await r.text()).includes('id="hand-1"'); }""", arg=table, timeout=WAIT)
+        until(page, """async (u) => { const r = await (await caches.open('sk-pages')).match(u);
+            return !!r && (await r.text()).includes('data-hands="1"'); }""", table)
         del answers[:]
         page.reload()
         expect(page.locator("#hands .hand-list > li")).to_have_count(1, timeout=WAIT)
@@ -617,9 +626,9 @@ def test_the_cards_to_tap_open_offline_and_a_tapped_hand_is_counted_when_it_is_s
     anna = phones()
     table = open_troccas(anna, live_server)
     under_worker(anna)  # the table page kept; the counting aid's cards, fetched once, kept like a file
-    anna.wait_for_function("""async () => { for (const n of await caches.keys()) {
+    until(anna, """async () => { for (const n of await caches.keys()) {
         if ((await (await caches.open(n)).keys()).some(r => r.url.includes('/count/troccas/aid?'))) return true; }
-      return false; }""", timeout=WAIT)
+      return false; }""")
     anna.context.set_offline(True)
     anna.reload()
     expect(anna.locator("#net")).to_contain_text("Offline", timeout=WAIT)
