@@ -713,7 +713,9 @@
 
   document.body.addEventListener("htmx:afterRequest", function (e) {
     var xhr = e.detail.xhr;
-    if (e.detail.elt && (e.detail.elt.id === "live" || e.detail.elt.id === "hand-form")) { keepPage(xhr); }
+    // a poll (its element may be gone by now: a whole board's answer brings a new one) or a Save
+    var asked = (e.detail.pathInfo || {}).requestPath || "";
+    if (/^\/t\/[^/]+\/board$/.test(asked.split("?")[0]) || (e.detail.elt && e.detail.elt.id === "hand-form")) { keepPage(xhr); }
     // the counting aid's cards come from this phone's caches as often as from the server: not a sign of it
     if (/^\/count\/[^/]+\/aid\?/.test((e.detail.pathInfo || {}).requestPath || "")) { return; }
     if (xhr && xhr.status === 286 && tableKey()) { forget(tableKey()); }  // the link was turned off: its pages go
