@@ -382,7 +382,8 @@
         var small = document.createElement("small"), text = known ? fill(T.handN, "n", +board.hands + adds + 1) : T.newHand;
         small.textContent = dealer ? fill(T.deals, "name", apart(dealer)) : T.dealerLater;
         small.className = mine.length ? "pending" : "";
-        if (title.textContent !== text + " " + small.textContent) {
+        var shown = title.querySelector("small");
+        if (title.textContent !== text + " " + small.textContent || !shown || shown.className !== small.className) {
           title.textContent = text + " ";
           title.appendChild(small);
         }
