@@ -573,6 +573,9 @@
       if (c.kind === "add" && c.state === "waiting" && form && new URL(form.getAttribute("action"), location.href).pathname === c.action) {
         actions.appendChild(button(T.edit, "", function () { edit(c, form); }));
       }
+      if (c.kind === "edit" && c.state === "waiting" && form && c.hand) {  // a hand's edit: back into this page's form
+        actions.appendChild(button(T.edit, "", function () { openEdit(c.hand); }));
+      }
       if (c.state === "refused" && (c.kind === "add" || c.kind === "edit")) {
         actions.appendChild(button(T.fix, "", function () { fix(c); }));
       }

@@ -47,6 +47,13 @@ def test_a_hand_never_opened_is_edited_offline_from_the_table_page(phones, live_
     expect(anna.locator("#hand-form h2")).to_contain_text("Hand 3")
     expect(anna.get_by_role("button", name="Save hand")).to_be_visible()
     expect(anna.locator("input[name=points]")).to_have_value("")
+    # the waiting edit's own Edit brings it back into the form; Cancel leaves it waiting as it was
+    anna.locator("#waiting li").get_by_role("button", name="Edit").click()
+    expect(anna.locator("#hand-form h2")).to_have_text("Edit hand 1", timeout=WAIT)
+    expect(anna.locator("input[name=points]")).to_have_value("45")
+    anna.get_by_role("button", name="Cancel").click()
+    expect(anna.locator("#waiting li")).to_contain_text("Waiting to send", timeout=WAIT)
+    expect(anna.locator("#hand-form h2")).to_contain_text("Hand 3")
     anna.context.set_offline(False)
     expect(anna.locator("#waiting li")).to_have_count(0, timeout=WAIT)
     assert points_on_server(anna, table) == [45, 30]
