@@ -99,7 +99,7 @@
     var hand = m[3], kind = m[2] === "undo" ? "undo" : m[4] ? "delete" : hand ? "edit" : "add";
     var title = form.querySelector("h2"), li = form.closest("li.hand");
     var label = kind === "add" ? T.newHand
-      : kind === "edit" ? (title ? title.textContent.trim() : "")
+      : kind === "edit" ? (form.dataset.label || (title ? title.textContent.trim() : ""))
       : kind === "delete" ? fill(T.deleteLabel, "hand", li ? li.querySelector("strong").textContent : hand)
       : T.undoLabel;  // sent in order: it undoes the change just before it
     return { kind: kind, hand: hand ? +hand : null, label: label,
@@ -203,6 +203,11 @@
       render();
       var w = document.getElementById("waiting");
       if (w) { w.scrollIntoView({ block: "nearest" }); }
+    } else if (change.kind === "edit" && form.dataset.editHand) {  // edited on the table page: the next hand's form again
+      closeEdit(form);
+      render();
+      var box = document.getElementById("waiting");
+      if (box) { box.scrollIntoView({ block: "nearest" }); }
     } else if (change.kind === "edit") {
       location.assign("/t/" + change.table);
     } else {
@@ -352,8 +357,180 @@
     net.hidden = !lines.length;
     net.classList.toggle("is-offline", offline);
     renderWaiting(list);
+    renderAhead(list);
     renderHeard();
   }
+
+  // ---- while changes wait: the next hand, its dealer and the totals as they will be once sent ----
+  // The dealer is a fact of each hand, passed down the table's players (web/board.py): after k hands added here, the
+  // next deals k seats after the one the server names. A delete or an undo waiting may move it: then it isn't said.
+  // The totals need the server's scoring: they stay the server's, and say that they are without what waits.
+  function renderAhead(list) {
+    var key = tableKey(), title = document.getElementById("hand-title"), totals = document.getElementById("totals");
+    if (!key || !T.handN) { return; }
+    var mine = list.filter(function (c) { return c.table === key; });
+    var adds = mine.filter(function (c) { return c.kind === "add"; }).length;
+    var known = !mine.some(function (c) { return c.kind === "delete" || c.kind === "undo"; });
+    var dealer = null, board = totals ? totals.dataset : {};
+    if (title && board.dealer) {
+      var order = JSON.parse(board.order || "[]"), at = order.indexOf(board.dealer);
+      dealer = !mine.length ? board.dealer : known && at >= 0 ? order[(at + adds) % order.length] : null;
+      var form = document.getElementById("hand-form");
+      if (form && form.dataset.editHand) {  // the form is a hand's being edited: its heading says so (a poll swaps it back)
+        if (title.textContent !== form.dataset.label) { title.textContent = form.dataset.label; }
+      } else if (mine.length || title.dataset.ahead) {
+        var small = document.createElement("small"), text = known ? fill(T.handN, "n", +board.hands + adds + 1) : T.newHand;
+        small.textContent = dealer ? fill(T.deals, "name", apart(dealer)) : T.dealerLater;
+        small.className = mine.length ? "pending" : "";
+        var shown = title.querySelector("small");
+        if (title.textContent !== text + " " + small.textContent || !shown || shown.className !== small.className) {
+          title.textContent = text + " ";
+          title.appendChild(small);
+        }
+        if (mine.length) { title.dataset.ahead = "1"; } else { delete title.dataset.ahead; }
+      }
+    }
+    if (!totals) { return; }
+    var note = totals.querySelector(".waiting-note");
+    if (note) {
+      var said = mine.length === 1 ? T.totalsOne : fill(T.totalsMany, "n", mine.length);
+      note.hidden = !mine.length;
+      if (mine.length && note.textContent !== said) { note.textContent = said; }
+    }
+    var mark = dealer || (mine.length ? null : totals.dataset.dealer);
+    totals.querySelectorAll("tr[data-player]").forEach(function (tr) {
+      var is = tr.dataset.player === mark, span = tr.querySelector(".deal-mark");
+      tr.classList.toggle("dealer", is);
+      tr.classList.toggle("pending", is && mine.length > 0);
+      if (is && !span) {
+        span = document.createElement("span");
+        span.className = "deal-mark";
+        span.textContent = T.dealsMark;
+        tr.querySelector("th").appendChild(document.createTextNode(" "));
+        tr.querySelector("th").appendChild(span);
+      } else if (!is && span) {
+        span.remove();
+      }
+    });
+  }
+  function apart(name) { return /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/.test(name) ? "\u2068" + name + "\u2069" : name; }
+
+  // ---- a hand edited without the network, on the table page ----
+  // Its row's Edit link carries what its edit form holds (data-edit-form, web/tables.py hand_edit): the page's own
+  // hand form takes it (overlaid with this phone's waiting change for that hand, if any), and Save keeps the edit in
+  // the queue. Never an old copy of the hand's edit page: the table page the phone has now is the newest it knows.
+  var stash = null;  // the next hand's form as it was before the edit: it comes back after
+  function openEdit(number) {
+    var form = document.getElementById("hand-form"), key = tableKey();
+    var link = document.querySelector("#hand-" + number + " .hand-actions a[data-edit-form]");
+    var label = link ? link.dataset.index || number : number, data = null;
+    try { data = link && link.dataset.editForm ? JSON.parse(link.dataset.editForm) : null; } catch (e) { data = null; }
+    var setup = form && form.querySelector("input[name=setup]");
+    var action = "/t/" + key + "/hands/" + number, mine = null;
+    load().forEach(function (c) {
+      if (c.table === key && c.action === action && c.kind === "edit" && c.state !== "sending") { mine = c; }
+    });
+    var values = mine ? new URLSearchParams(mine.body) : new URLSearchParams();
+    if (!mine && data) {
+      Object.keys(data.values).forEach(function (name) {
+        [].concat(data.values[name]).forEach(function (v) { values.append(name, v); });
+      });
+      values.set("version", data.version);
+    }
+    // the page's form is for the table's setup now: a hand played with another one (or not on the page) can't be
+    // filled into it, and a field or choice it doesn't have would be lost
+    var fits = form && (mine || (data && setup && setup.value === data.setup));
+    values.forEach(function (v, name) {
+      if (!fits || /^(csrf_token|token|version|setup|action|change|counted|card|group)$/.test(name) || /^c_/.test(name)) { return; }
+      var inputs = form.querySelectorAll("[name='" + name.replace(/'/g, "") + "']");
+      var ok = [].some.call(inputs, function (i) {
+        return i.type === "radio" || i.type === "checkbox" ? i.value === v : true;
+      });
+      if (!ok && !(v === "" && inputs.length)) { fits = false; }
+    });
+    if (!fits) {
+      say(fill(T.cannotEdit, "n", label), true);
+      return;
+    }
+    if (!stash) {
+      if (form.dataset.editing) {  // a waiting hand was in the form: it waits as it was
+        var was = form.dataset.editing;
+        update(was, function (x) { if (x.state === "editing") { x.state = "waiting"; } });
+        form.reset();
+        var t0 = form.querySelector("input[name=token]");
+        if (t0) { t0.value = token(); }
+        delete form.dataset.editing;
+      }
+      stash = { action: form.getAttribute("action"), values: new URLSearchParams(new FormData(form)).toString(),
+                save: form.querySelector("button.save").textContent };
+    } else if (form.dataset.editing) {
+      update(form.dataset.editing, function (x) { if (x.state === "editing") { x.state = "waiting"; } });
+    }
+    var id = mine ? mine.id : token();
+    fillForm(form, values);
+    ["version", "token"].forEach(function (name) {
+      var i = form.querySelector("input[type=hidden][name=" + name + "]");
+      if (i) { i.value = name === "token" ? id : values.get("version") || ""; }
+    });
+    form.querySelectorAll(".form-errors, .engine-error, .field-error").forEach(function (el) { el.remove(); });
+    form.querySelectorAll(".has-error").forEach(function (el) { el.classList.remove("has-error"); });
+    form.setAttribute("action", action);
+    form.dataset.editing = id;
+    form.dataset.editHand = number;
+    form.dataset.label = fill(T.editLabel, "n", label);
+    form.querySelector("button.save").textContent = T.saveChanges;
+    if (!form.querySelector("button.cancel-edit")) {
+      var cancel = button(T.cancel, "big cancel-edit", function () {
+        var was = form.dataset.editing;
+        closeEdit(form);
+        update(was, function (x) { if (x.state === "editing") { x.state = "waiting"; } }).then(render, render);
+      });
+      form.querySelector("button.save").insertAdjacentElement("afterend", cancel);
+    }
+    var p = document.getElementById("preview");
+    if (p) { p.textContent = ""; }
+    // a refused one stays refused while it is in the form (Cancel leaves it so); Save makes it a waiting one again
+    var done = mine ? update(mine.id, function (x) { if (x.state === "waiting") { x.state = "editing"; } })
+      : Promise.resolve();
+    done.then(function () {
+      render();
+      form.scrollIntoView({ block: "start" });
+    });
+  }
+
+  function closeEdit(form) {
+    if (!stash) { return; }
+    fillForm(form, new URLSearchParams(stash.values));
+    var values = new URLSearchParams(stash.values);
+    ["version", "token", "setup"].forEach(function (name) {
+      var i = form.querySelector("input[type=hidden][name=" + name + "]");
+      if (i) { i.value = values.get(name) || ""; }
+    });
+    form.setAttribute("action", stash.action);
+    form.querySelector("button.save").textContent = stash.save;
+    var cancel = form.querySelector("button.cancel-edit");
+    if (cancel) { cancel.remove(); }
+    var p = document.getElementById("preview");
+    if (p) { p.textContent = ""; }
+    delete form.dataset.editing;
+    delete form.dataset.editHand;
+    delete form.dataset.label;
+    var title = document.getElementById("hand-title");
+    if (title) { title.dataset.ahead = "1"; }  // said again from what the server and the queue say
+    stash = null;
+  }
+
+  // Edit on a hand's row, while this table's changes go through the queue (offline, the server not answering, or
+  // changes of this phone waiting): the hand opens in this page's form, not its edit page (which needs the server,
+  // or would come from an old copy).
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("#hands li.hand .hand-actions a[href]");
+    if (!a || e.defaultPrevented || e.button || e.metaKey || e.ctrlKey || e.shiftKey) { return; }
+    var m = new URL(a.href, location.href).pathname.match(/^\/t\/([^/]+)\/hands\/(\d+)$/);
+    if (!m || !document.getElementById("hand-form") || !(savedAt || shouldQueue(tableKey()))) { return; }
+    e.preventDefault();
+    openEdit(+m[2]);
+  });
 
   function renderWaiting(list) {
     var hands = document.getElementById("hands"), key = tableKey();
@@ -396,6 +573,9 @@
       if (c.kind === "add" && c.state === "waiting" && form && new URL(form.getAttribute("action"), location.href).pathname === c.action) {
         actions.appendChild(button(T.edit, "", function () { edit(c, form); }));
       }
+      if (c.kind === "edit" && c.state === "waiting" && form && c.hand) {  // a hand's edit: back into this page's form
+        actions.appendChild(button(T.edit, "", function () { openEdit(c.hand); }));
+      }
       if (c.state === "refused" && (c.kind === "add" || c.kind === "edit")) {
         actions.appendChild(button(T.fix, "", function () { fix(c); }));
       }
@@ -437,6 +617,11 @@
   // A waiting hand back in the form: Save puts it back in its place in the queue, with its token.
   function edit(c, form) {
     var was = false;
+    if (form.dataset.editHand) {  // a hand of the table was in the form: it is left as it was (its waiting copy waits)
+      var other = form.dataset.editing;
+      closeEdit(form);
+      update(other, function (x) { if (x.state === "editing") { x.state = "waiting"; } });
+    }
     update(c.id, function (x) { if (x.state === "waiting") { x.state = "editing"; was = true; } }).then(function () {
       if (!was) { render(); return; }  // sent (or being sent) meanwhile: nothing to edit
       var values = new URLSearchParams(c.body);
@@ -508,8 +693,33 @@
     live.classList.toggle("late", late);  // its dot turns red: "live" is not true now
   }
 
+  // The phone's copy of this table page follows what the page shows: once a poll or a Save brought a new version and
+  // the page has been still for a few seconds (a burst of saves is one fetch), or when the page is left, the worker
+  // fetches the page as it is now and keeps it (static/sw.js). Opened again without the network (an edit offline
+  // among them), it shows the evening as this phone last saw it, not as it was when the page was first opened.
+  var keptTag = null, keepTimer = null, keepWanted = false;
+  function keepPage(xhr) {
+    var tag = xhr && xhr.status === 200 && xhr.getResponseHeader("ETag");
+    if (!tag || tag === keptTag) { return; }
+    keptTag = tag;
+    keepWanted = true;
+    clearTimeout(keepTimer);
+    keepTimer = setTimeout(keepNow, 3000);
+  }
+  function keepNow() {
+    var worker = navigator.serviceWorker;
+    clearTimeout(keepTimer);
+    if (!keepWanted || !worker || !worker.controller || !/^\/t\/[^/]+$/.test(location.pathname)) { return; }
+    keepWanted = false;
+    worker.controller.postMessage({ keep: location.pathname });
+  }
+  document.addEventListener("visibilitychange", function () { if (document.visibilityState === "hidden") { keepNow(); } });
+
   document.body.addEventListener("htmx:afterRequest", function (e) {
     var xhr = e.detail.xhr;
+    // a poll (its element may be gone by now: a whole board's answer brings a new one) or a Save
+    var asked = (e.detail.pathInfo || {}).requestPath || "";
+    if (/^\/t\/[^/]+\/board$/.test(asked.split("?")[0]) || (e.detail.elt && e.detail.elt.id === "hand-form")) { keepPage(xhr); }
     // the counting aid's cards come from this phone's caches as often as from the server: not a sign of it
     if (/^\/count\/[^/]+\/aid\?/.test((e.detail.pathInfo || {}).requestPath || "")) { return; }
     if (xhr && xhr.status === 286 && tableKey()) { forget(tableKey()); }  // the link was turned off: its pages go
@@ -555,6 +765,12 @@
       });
     });
   };
+
+  var editHand = document.documentElement.dataset.editHand, em = location.pathname.match(/^\/t\/([^/]+)\/hands\/(\d+)$/);
+  if (editHand !== undefined && em) {
+    history.replaceState(null, "", "/t/" + em[1]);
+    started.then(function () { openEdit(+em[2]); });
+  }
 
   render();
   started.then(function () { render(); flush(); });

@@ -12,6 +12,9 @@ var CHANGE = /^\/t\/([^/]+)\/(hands(\/\d+(\/delete)?)?|undo)$/;  // the posts st
 // the counting aid's cards, offline.js's texts: kept like files, but in a cache a new version doesn't delete (a
 // table's kept page still finds them offline after an update), one copy per address without its digest
 var KEPT = /^\/(count\/[^/]+\/aid|offline-words\.js)$/;
+// a hand's edit page: never kept (a copy would show the hand as it was then); offline, the table's kept page opens it
+// in its own form from what that page knows (static/offline.js, data-edit-hand)
+var EDIT = /^\/t\/([^/]+)\/hands\/(\d+)$/;
 
 self.addEventListener("install", function (e) {
   e.waitUntil(caches.open(STATIC).then(function (c) { return c.addAll(BUILD.assets); })
@@ -38,7 +41,9 @@ self.addEventListener("fetch", function (e) {
     return;
   }
   if (req.method !== "GET") { return; }
-  if (req.mode === "navigate") {
+  if (req.mode === "navigate" && EDIT.test(url.pathname)) {
+    e.respondWith(editPage(req, url));
+  } else if (req.mode === "navigate") {
     e.respondWith(page(e, req));
   } else if (url.pathname.indexOf("/static/") === 0 || KEPT.test(url.pathname)) {
     e.respondWith(asset(req));
@@ -100,6 +105,31 @@ function page(e, req) {
     });
   });
 }
+
+// A hand's edit page: from the network; without one (or after WAIT ms of nothing), the table's kept page, which
+// opens the hand in its form (offline.js), else the offline page.
+function editPage(req, url) {
+  var key = url.pathname.match(EDIT)[1];
+  return within(fetch(req), WAIT).catch(function () {
+    return caches.open(PAGES).then(function (cache) {
+      return cache.match("/t/" + key, { ignoreVary: true }).then(function (kept) {
+        if (kept) { return marked(kept, ' data-edit-hand=""'); }
+        return cache.match(BUILD.offline).then(function (off) { return off ? marked(off) : Response.error(); });
+      });
+    });
+  });
+}
+
+// The page asks to keep a table's page as it is now (a poll or a Save brought a new version: offline.js).
+self.addEventListener("message", function (e) {
+  var path = e.data && e.data.keep;
+  if (typeof path !== "string" || !/^\/t\/[^/]+$/.test(path)) { return; }
+  e.waitUntil(caches.open(PAGES).then(function (cache) {
+    return fetch(path, { credentials: "same-origin", headers: { "Accept": "text/html" }, cache: "no-store" })
+      .then(function (res) { return keep(cache, new URL(path, self.location.origin).href, res); })
+      .catch(function () { /* no network: the copy kept stays */ });
+  }));
+});
 
 // A hand's form posted while the phone thought it was online, and the network failed under it: the
 // table's kept page answers, carrying the post (data-handoff), which static/offline.js puts in its queue.

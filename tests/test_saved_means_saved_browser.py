@@ -141,17 +141,16 @@ def test_delete_asks_first_then_says_so_where_the_hand_was_with_undo(page, live_
 
 
 def test_an_offline_edit_refused_later_says_the_servers_reason_in_the_list(phones, live_server):  # noqa: F811
-    from test_offline_browser import kept, open_troccas, save_online, troccas_hand, under_worker
+    from test_offline_browser import open_troccas, save_online, troccas_hand, under_worker
     anna = phones()
     table = open_troccas(anna, live_server)
     troccas_hand(anna, 40)
     save_online(anna)
     under_worker(anna)
-    anna.goto(table + "/hands/1")  # opened once, so it opens offline too
+    anna.goto(table + "/hands/1")
     expect(anna.locator("#hand-form")).to_be_visible(timeout=WAIT)
-    kept(anna, anna.url)
     anna.context.set_offline(True)
-    anna.reload()
+    anna.reload()  # offline, the edit page's address opens the hand in the kept table page's form
     expect(anna.locator("#net")).to_contain_text("Offline", timeout=WAIT)
     anna.fill("input[name=points]", "45")
     anna.get_by_role("button", name="Save changes").click()

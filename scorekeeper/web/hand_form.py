@@ -17,9 +17,12 @@ from flask_babel import gettext
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectMultipleField, StringField, widgets
 
+from .. import store
 from ..engine.entry import EntryError, Group, Number, PerSeat, Pick, Ticks, active
 from .l10n import locale_id, points, say
 from .parse import HALF, WHOLE
+from .said import as_played
+from ..engine.evening import DAMAGED, Damaged
 from ..engine.games import get_game, resolve_rules
 from ..engine.text import Line, line
 
@@ -190,6 +193,26 @@ def edit_form(game, table, facts: dict):
     return form
 
 
+def edit_values(game, table, facts: dict) -> dict:
+    """Return values(edit_form(game, table, facts)) from the declaration alone, without building the form: what the
+    table page's rows carry, so that a phone offline fills its own hand form with a hand it never opened
+    (static/offline.js). `table` is the table as the hand was played (board.played_under)."""
+    players = list(table.players)
+    rules, entry, _key = declared(game, table, None)
+    given = game.from_facts(facts, players, dict(rules))
+    out = {}
+    for f, _groups in entry.walk():
+        for name, decl, player in expand(f, players):
+            value = given.get(decl.name)
+            if player is not None:
+                value = (value or {}).get(player)
+            text = _text(decl, value)
+            out[name] = text if isinstance(decl, Ticks) else ("" if text is None else str(text))
+    if entry.counts:
+        out["count_of"] = ""
+    return out
+
+
 def _text(decl, value):
     if isinstance(decl, Ticks):
         return list(value or [])
@@ -358,3 +381,18 @@ def _flat(nodes):
             yield from _flat(n["children"])
         else:
             yield n
+
+
+def offline_edit(table, hand) -> str:
+    """Return what a phone needs to edit this hand offline, as JSON for its row (static/offline.js): what each field
+    of its edit form holds, the version being edited, and the setup it was played with (the phone's own form is
+    for the table's setup now; another setup's hand waits for the network). "" if the hand can't be read."""
+    game = get_game(table.game)
+    try:
+        under = as_played(table, hand)
+        values = edit_values(game, under, hand.facts)
+    except (Damaged, *DAMAGED):
+        return ""
+    return json.dumps({"values": values, "version": hand.version,
+                       "setup": store.fingerprint(store.current_setup(under))},
+                      ensure_ascii=False, separators=(",", ":"))

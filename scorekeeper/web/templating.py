@@ -35,6 +35,7 @@ def install(app) -> None:
         "evening_numbers": lambda b: b.once("numbers", evening.numbers),
         # the hand form and its counting aid
         "new_token": new_token, "deck_for": deck_for, "hand_layout": hand_form.layout, "hand_errors": hand_form.errors,
+        "hand_edit": hand_form.offline_edit,
         "count_tally": count_aid.tally, "aid_url": count_aid.url,
         # who may change the table; sharing it
         "can_change": can_change, "lan_link": lan_base, "qr": qr,
