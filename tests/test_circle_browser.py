@@ -17,7 +17,7 @@ SHOTS = "/tmp"
 def open_evening(page, game, players, stake):
     """From the circle's page: Open a new evening, the game, the players and stake; return the table's address."""
     page.get_by_role("link", name="Open a new evening").click()
-    page.get_by_role("link", name=game, exact=True).click()
+    page.locator(".game-buttons a.button", has_text=game).first.click()
     for i, name in enumerate(players):
         page.fill(f"#players-{i}", name)
     page.fill("input[name=stake]", stake)
@@ -76,10 +76,11 @@ def test_a_season_in_the_app(page, live_server):
     # The season: Anna −2 + 9 = +7 Troccas units, +3 Troggu, −10 + 30 + 45 = +65 Rappen over 3 evenings;
     # Claudia +7, −1, −10 − 10 + 45 = +25; Ben −7, −1, 10 − 10 − 45 = −45; Zoë +2, –, +10 (one evening);
     # Dario −9, −1, −10 − 45 = −55 (two). The money adds up to 0.
+    # (columns: evenings, Troccas units, Troggu units, money)
     assert standings(page) == {
-        "Anna": ["3", "+3", "+7", "+CHF 0.65"], "Claudia": ["3", "−1", "+7", "+CHF 0.25"],
-        "Zoë": ["1", "–", "+2", "+CHF 0.10"], "Ben": ["3", "−1", "−7", "−CHF 0.45"],
-        "Dario": ["2", "−1", "−9", "−CHF 0.55"]}
+        "Anna": ["3", "+7", "+3", "+CHF 0.65"], "Claudia": ["3", "+7", "−1", "+CHF 0.25"],
+        "Zoë": ["1", "+2", "–", "+CHF 0.10"], "Ben": ["3", "−7", "−1", "−CHF 0.45"],
+        "Dario": ["2", "−9", "−1", "−CHF 0.55"]}
     page.screenshot(path=f"{SHOTS}/circle-season.png", full_page=True)
     # Evening 1 settled on the night: both its lines (Anna's and Claudia's 10 Rappen to Ben and Zoë) marked paid
     page.goto(first.rstrip("/") + "/settle")
