@@ -5,7 +5,7 @@
 (function () {
   "use strict";
   var KEY = "scorekeeper.wake", button = document.getElementById("wake");
-  if (!button || !("wakeLock" in navigator) || !window.isSecureContext) { return; }
+  if (!button || !navigator.wakeLock || !window.isSecureContext) { return; }
   var lock = null;
   function wanted() { try { return localStorage.getItem(KEY) !== "off"; } catch (e) { return true; } }
   function take() {
