@@ -775,30 +775,3 @@
   render();
   started.then(function () { render(); flush(); });
 })();
-
-// htmx's state changes carry the CSRF token in a header (every form also posts it); a GET, such as the
-// scoreboard's poll every 2 s, carries nothing: the token's 100 bytes a poll add up on a metered phone.
-document.addEventListener("htmx:configRequest", function (e) {
-  var meta = document.querySelector('meta[name="csrf-token"]');
-  if (meta && e.detail.verb !== "get") { e.detail.headers["X-CSRFToken"] = meta.content; }
-  var live = document.getElementById("live"), numbers = document.getElementById("numbers");
-  if (numbers && numbers.open && (e.detail.elt === live || e.detail.elt.id === "hand-form")) {
-    e.detail.headers["X-Numbers"] = "open";  // the answer then brings them too; closed, they wait until opened
-  }
-  if (live && live.dataset.etag && e.detail.elt.id === "hand-form") {
-    e.detail.headers["X-Board"] = live.dataset.etag;  // the answer brings whatever this page hasn't seen yet
-  }
-  if (live && e.detail.elt === live) {
-    if (live.dataset.etag) { e.detail.headers["If-None-Match"] = live.dataset.etag; }
-    // every 2 s on a metered phone: the server needs neither the page's address nor the element's id
-    delete e.detail.headers["HX-Current-URL"];
-    delete e.detail.headers["HX-Trigger"];
-  }
-});
-// The scoreboard poll asks "anything after the version I show?": the version is the ETag of the last answer
-// that brought the board (a poll's, or a Save's), so those answers need not carry the poll element again.
-document.addEventListener("htmx:afterRequest", function (e) {
-  var live = document.getElementById("live"), xhr = e.detail.xhr;
-  var tag = xhr && xhr.status === 200 && xhr.getResponseHeader("ETag");
-  if (live && tag && (e.detail.elt === live || e.detail.elt.id === "hand-form")) { live.dataset.etag = tag; }
-});

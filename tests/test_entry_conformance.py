@@ -205,7 +205,7 @@ def test_the_next_hands_values_from_the_declaration_are_the_new_forms(app, game_
 
 @pytest.mark.parametrize("game_id,players,facts", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
 def test_a_phone_reset_after_a_save_shows_what_a_fresh_page_would(app, game_id, players, facts):
-    """After a Save through htmx the phone resets its own form to X-Next-Hand's values (static/tables.js): they
+    """After a Save through htmx the phone resets its own form to X-Next-Hand's values (static/hand_form.js): they
     must be exactly what the table page, loaded afresh, shows in its form for the next hand."""
     import html as htmllib
     import json

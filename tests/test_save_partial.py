@@ -25,7 +25,7 @@ def test_a_save_through_htmx_sends_the_changed_regions(client):
         assert region in ids(body), region
     assert "Hand 1 saved: Anna +4, Cla +4" in body  # Troccas 40 − 36 = +4 each (docs/rules.md §1)
     assert re.search(r'<h2 id="hand-title" hx-swap-oob="true">Hand 2 <small>Ben deals</small></h2>', body)  # next dealer
-    # the form is not resent: the phone resets its own (static/tables.js) to the next hand's values, given in a header;
+    # the form is not resent: the phone resets its own (static/hand_form.js) to the next hand's values, given in a header;
     # the main swap is none, so nothing else replaces the form
     assert first.headers["HX-Reswap"] == "none"
     import json

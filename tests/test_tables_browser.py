@@ -39,7 +39,7 @@ def save(page):
 
 
 def saved_and_settled(page, tap):
-    """Do `tap` (a Save) and wait until the page holds one more hand and is still: static/tables.js scrolls to the
+    """Do `tap` (a Save) and wait until the page holds one more hand and is still: static/board.js scrolls to the
     line saying the hand once the answer has settled, and only then counts the hands (#table's data-hands). A tap
     made before that could land on whatever the scroll moves under it, as a finger can't, 20 ms after the answer.
     (A poll doesn't count them: hands saved on other phones meanwhile make it more than one up.)"""

@@ -16,7 +16,8 @@ THEME = "#0b5394"  # app.css --accent
 # Kept by the service worker at install: what every page needs (htmx, the styles, the scripts). The icons
 # are not: the home screen keeps its own copy. Nor is the home page: it is kept once opened, and until
 # then /offline (kept at install) lists this phone's tables.
-PRECACHE = ("app.css", "theme.js", "tables.js", "offline.js", "phone_list.js", "vendor/htmx-2.0.11.min.js")
+PRECACHE = ("app.css", "theme.js", "tables.js", "offline.js", "board.js", "hand_form.js", "phone_list.js", "wake.js",
+            "share_text.js", "vendor/htmx-2.0.11.min.js")
 digest = precompressed.digest  # a static file's content digest: its URL's ?v= (static_url, hashed)
 
 

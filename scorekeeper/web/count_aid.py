@@ -40,7 +40,7 @@ class Aid:
     group_size: int | None = None  # cards in one group, where the game counts in groups (pairs: 2)
     # "field:points:basis" when the points field holds what a count of tapped cards or of classes (the basis) put
     # there, not what the player typed: posted back with the form, so a count made again from more (or fewer) of
-    # the same replaces it (the cards and the points never disagree); static/tables.js empties such a field as
+    # the same replaces it (the cards and the points never disagree); static/hand_form.js empties such a field as
     # soon as what it was counted from changes
     counted: str = ""
 

@@ -139,7 +139,7 @@ def _make(game, table, last, formdata=None):
 
 def values(form) -> dict:
     """Return what each field of a form holds, as its inputs show it: the checked values of a choice (a list for
-    ticks), the text of a box. A phone resets its own form to these after a Save (static/tables.js)."""
+    ticks), the text of a box. A phone resets its own form to these after a Save (static/hand_form.js)."""
     out = {}
     for field in form:
         if field.name in ("csrf_token", "token", "version", "setup") or (isinstance(field, RadioField) and not field.choices):

@@ -107,14 +107,14 @@ def saved(table_id, game, written: store.Added, aid_used: bool, since: int | Non
         aid=count_aid.start(game, table, MultiDict()) if aid_used else None, last=last,
         said=said_line, added=added, preview=None, engine_error=None))
     if not aid_used:
-        # the phone resets its own form to the next hand's values (static/tables.js): it has the form already
+        # the phone resets its own form to the next hand's values (static/hand_form.js): it has the form already
         last = b.rows[-1].hand.facts if b.rows else None
         response.headers["HX-Reswap"] = "none"
         response.headers["X-Next-Hand"] = json.dumps(
             {"token": new_token(), "setup": store.fingerprint(store.current_setup(table)),
              "values": hand_form.next_values(game, table, last)}, ensure_ascii=True, separators=(",", ":"))
     response.set_etag(scoreboard.etag(table.version))  # the version shown: the page's poll goes on from here
-    response.headers["X-Hands"] = str(len(b.rows))  # this phone's list of tables says how many (static/tables.js)
+    response.headers["X-Hands"] = str(len(b.rows))  # this phone's list of tables says how many (static/board.js tells static/tables.js)
     return response
 
 

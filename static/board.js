@@ -1,0 +1,60 @@
+// The live scoreboard on this page (web/scoreboard.py speaks the other side): the poll asks with the version it
+// shows (If-None-Match), a Save asks for what this page hasn't seen (X-Board) and the evening in numbers if open
+// (X-Numbers); the version is the ETag of the last answer that brought the board; rows a poll and a Save both
+// brought are kept once, newest first; the line saying a saved hand is brought into view.
+(function () {
+  "use strict";
+  // A hand saved through htmx (its answer names the new version): show the line saying it, with Undo, as the
+  // page did when a Save reloaded it.
+  document.body.addEventListener("htmx:afterSettle", function (e) {
+    // A poll in flight while this phone saved brings the same new row as the Save's answer: keep one, and keep
+    // the list newest first (a late answer puts its rows on top, even older ones).
+    var seen = {}, list = document.querySelector("#hands .hand-list"), rows = [];
+    document.querySelectorAll("#hands .hand-list > li[id^='hand-']").forEach(function (li) {
+      if (seen[li.id]) { li.remove(); } else { seen[li.id] = true; rows.push(li); }
+    });
+    var number = function (li) { return +li.id.slice(5); };
+    if (list && rows.some(function (li, k) { return k > 0 && number(li) > number(rows[k - 1]); })) {
+      rows.sort(function (a, b) { return number(b) - number(a); }).forEach(function (li) { list.appendChild(li); });
+    }
+    var xhr = e.detail.xhr, said = document.getElementById("said");
+    if (said && e.detail.elt && e.detail.elt.id === "hand-form" && xhr && xhr.status === 200 &&
+        xhr.getResponseHeader("ETag")) {
+      said.scrollIntoView({ block: "start" });
+      if (xhr.getResponseHeader("X-Hands")) {  // how many hands now: this phone's list of tables (static/tables.js)
+        document.dispatchEvent(new CustomEvent("scorekeeper:hands", { detail: { hands: xhr.getResponseHeader("X-Hands") } }));
+      }
+    }
+  });
+  // The evening in numbers, opened: fetch them as they are now (closed, no answer brought them).
+  document.addEventListener("toggle", function (e) {
+    if (e.target.id === "numbers" && e.target.open && window.htmx) { window.htmx.trigger(e.target, "opened"); }
+  }, true);
+})();
+
+// htmx's state changes carry the CSRF token in a header (every form also posts it); a GET, such as the
+// scoreboard's poll every 2 s, carries nothing: the token's 100 bytes a poll add up on a metered phone.
+document.addEventListener("htmx:configRequest", function (e) {
+  var meta = document.querySelector('meta[name="csrf-token"]');
+  if (meta && e.detail.verb !== "get") { e.detail.headers["X-CSRFToken"] = meta.content; }
+  var live = document.getElementById("live"), numbers = document.getElementById("numbers");
+  if (numbers && numbers.open && (e.detail.elt === live || e.detail.elt.id === "hand-form")) {
+    e.detail.headers["X-Numbers"] = "open";  // the answer then brings them too; closed, they wait until opened
+  }
+  if (live && live.dataset.etag && e.detail.elt.id === "hand-form") {
+    e.detail.headers["X-Board"] = live.dataset.etag;  // the answer brings whatever this page hasn't seen yet
+  }
+  if (live && e.detail.elt === live) {
+    if (live.dataset.etag) { e.detail.headers["If-None-Match"] = live.dataset.etag; }
+    // every 2 s on a metered phone: the server needs neither the page's address nor the element's id
+    delete e.detail.headers["HX-Current-URL"];
+    delete e.detail.headers["HX-Trigger"];
+  }
+});
+// The scoreboard poll asks "anything after the version I show?": the version is the ETag of the last answer
+// that brought the board (a poll's, or a Save's), so those answers need not carry the poll element again.
+document.addEventListener("htmx:afterRequest", function (e) {
+  var live = document.getElementById("live"), xhr = e.detail.xhr;
+  var tag = xhr && xhr.status === 200 && xhr.getResponseHeader("ETag");
+  if (live && tag && (e.detail.elt === live || e.detail.elt.id === "hand-form")) { live.dataset.etag = tag; }
+});

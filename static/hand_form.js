@@ -1,0 +1,96 @@
+// The hand form: a refused Save's first message in view, the next hand's values after a Save (X-Next-Hand), a Save
+// the server refused before reading it posted as a page, a count's points emptied when the pile changes, Delete
+// asking first, the keypad opened by choosing who declared.
+(function () {
+  "use strict";
+  // A refused Save: bring its first message into view, above the sticky Save bar, and put the cursor there.
+  function showFirstError(root) {
+    var form = root && root.querySelector ? (root.id === "hand-form" ? root : root.querySelector("#hand-form")) : null;
+    if (!form) { return; }
+    var bad = form.querySelector(".form-errors, .has-error, .engine-error");
+    if (!bad) { return; }
+    var field = form.querySelector(".has-error");
+    (field || bad).scrollIntoView({ block: "center" });
+    var input = field && field.querySelector("input:not([type=hidden])");
+    if (input) { input.focus({ preventScroll: true }); }
+  }
+  showFirstError(document);
+  document.body.addEventListener("htmx:afterSwap", function (e) {
+    var t = e.detail.target;  // an outerHTML swap's target is the form it replaced: look up the new one
+    showFirstError(t && t.id === "hand-form" ? document : t);
+  });
+  // A hand saved through htmx whose answer didn't resend the form: reset this phone's form to the next hand's
+  // values (X-Next-Hand: what each field holds, the new token), as a freshly loaded page would have them.
+  document.body.addEventListener("htmx:afterRequest", function (e) {
+    var xhr = e.detail.xhr, form = document.getElementById("hand-form");
+    var next = xhr && xhr.status === 200 && e.detail.elt && e.detail.elt.id === "hand-form" && xhr.getResponseHeader("X-Next-Hand");
+    if (!next || !form) { return; }
+    next = JSON.parse(next);
+    form.reset();  // taps, class counts, typed points: back to the form's own defaults
+    Object.keys(next.values).forEach(function (name) {
+      var v = next.values[name];
+      form.querySelectorAll("[name='" + name.replace(/'/g, "") + "']").forEach(function (i) {
+        if (i.type === "radio" || i.type === "checkbox") {
+          i.checked = i.defaultChecked = Array.isArray(v) ? v.indexOf(i.value) >= 0 : i.value === v;
+        } else {
+          i.value = i.defaultValue = v;
+        }
+      });
+    });
+    [["token", next.token], ["setup", next.setup]].forEach(function (p) {
+      var i = form.querySelector("input[name=" + p[0] + "]");
+      if (i) { i.value = i.defaultValue = p[1]; }
+    });
+    form.querySelectorAll("input[name=group], .group-list, .count .total").forEach(function (el) { el.remove(); });
+    // what a refused Save said about the last hand is not about the next one: a new form has no messages
+    form.querySelectorAll(".form-errors, .engine-error, .field-error").forEach(function (el) { el.remove(); });
+    form.querySelectorAll(".has-error").forEach(function (el) { el.classList.remove("has-error"); });
+    var preview = document.getElementById("preview");
+    if (preview) { preview.textContent = ""; }
+  });
+  // A Save refused before the form was read (a link turned off, a stale CSRF token, a table gone): post the
+  // form as a page instead, so the page that says why is shown; nothing typed is lost, the token keeps it once.
+  document.body.addEventListener("htmx:responseError", function (e) {
+    var form = e.detail.elt, sent = e.detail.requestConfig && e.detail.requestConfig.formData;
+    // a server that can't take it now (its database down, overloaded): static/offline.js keeps it to send later
+    if ([429, 502, 503, 504].indexOf(e.detail.xhr.status) >= 0 && document.getElementById("net")) { return; }
+    var action = sent && sent.get ? sent.get("action") : null;  // a Count or a group posted by the form: no Save
+    if (form && form.id === "hand-form" && form.isConnected && (!action || action === "save")) {
+      HTMLFormElement.prototype.submit.call(form);
+    }
+  });
+
+  // Cards tapped after a count of tapped cards filled the points (or classes changed after a count by classes):
+  // those points are the old pile's. Empty them, so the preview counts the pile as it is now and Save counts it
+  // (count_aid.before_save); points the player typed over the count are theirs, and stay.
+  document.addEventListener("input", function (e) {
+    var t = e.target, form = t.form;
+    if (!form || form.id !== "hand-form" || !t.closest("#count-aid") || !(t.name === "card" || /^c_/.test(t.name))) { return; }
+    var counted = form.querySelector("input[name=counted]");
+    if (!counted) { return; }
+    var parts = counted.value.split(":");  // field : points : what they were counted from (cards or classes)
+    if (parts[2] !== (t.name === "card" ? "cards" : "classes")) { return; }  // the other way: the server says "not both"
+    var field = form.querySelector("[name='" + parts[0].replace(/'/g, "") + "']");
+    if (field && field.value === parts[1]) { field.value = ""; }
+    counted.remove();
+  });
+
+  // Delete asks first (its form's data-confirm); in the capture phase of the window, before the offline queue
+  // (static/offline.js) takes the post. Without scripts it deletes at once, and Undo is beside the trace it leaves.
+  window.addEventListener("submit", function (e) {
+    var f = e.target;
+    if (f.dataset && f.dataset.confirm && !window.confirm(f.dataset.confirm)) {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+    }
+  }, true);
+
+  // Fewer taps: choosing who declared opens the keypad on the points field (the same tap, where the
+  // platform allows), unless the points are already typed.
+  document.addEventListener("change", function (e) {
+    var t = e.target, form = t.form;
+    if (!form || form.id !== "hand-form" || t.type !== "radio" || !t.closest("[data-keypad-next]")) { return; }
+    var points = form.querySelector("input.keypad");  // the game's points field (macros/fields.html)
+    if (points && !points.value && points.offsetParent !== null) { points.focus(); }
+  });
+})();
