@@ -101,15 +101,17 @@ def tiny_disk(tmp_path):
 
 
 def fill(disk):
-    """Write zeros until the filesystem is full; return the file to delete to make room again."""
+    """Write zeros until the filesystem is full; return the file to delete to make room again. Unbuffered: a
+    buffered file's last partial write stays in its buffer and fails again when the file is closed."""
     filler = disk / "filler"
-    with open(filler, "wb") as f:
-        try:
-            while True:
-                f.write(b"\0" * 65536)
-                f.flush()
-        except OSError:
-            pass
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    try:
+        while True:
+            os.write(fd, b"\0" * 65536)
+    except OSError:
+        pass  # no room left: full
+    finally:
+        os.close(fd)
     return filler
 
 
