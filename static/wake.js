@@ -13,7 +13,9 @@
     navigator.wakeLock.request("screen").then(function (l) {
       lock = l;
       lock.addEventListener("release", function () { lock = null; });
-    }).catch(function () { /* refused (battery saver, no gesture yet): the screen sleeps as usual */ });
+    }).catch(function () {  // refused (battery saver): say so on the switch, and ask again when shown again
+      button.textContent = button.dataset.refused;
+    });
   }
   function paint() {
     button.setAttribute("aria-pressed", wanted() ? "true" : "false");

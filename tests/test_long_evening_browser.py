@@ -44,6 +44,15 @@ def test_the_screen_stays_on_while_the_table_is_open_and_the_switch_turns_it_off
     assert page.evaluate("window.__locks.length") == 0
 
 
+def test_a_wake_lock_the_phone_refuses_is_said_on_the_switch(page, live_server):
+    page.add_init_script("Object.defineProperty(navigator, 'wakeLock', { value: { request: () => "
+                         "Promise.reject(new DOMException('battery', 'NotAllowedError')) } });")
+    url = evening(page, live_server, hands=(40,))
+    page.goto(url)
+    expect(page.locator("#wake")).to_have_text("The phone keeps its screen from staying on (battery saver?)",
+                                               timeout=WAIT)
+
+
 def test_no_wake_lock_no_switch(page, live_server):
     page.add_init_script("Object.defineProperty(navigator, 'wakeLock', { value: undefined }); delete navigator.wakeLock;")
     url = evening(page, live_server, hands=(40,))
@@ -95,3 +104,20 @@ def test_every_page_at_200_percent_text_stays_usable(page, live_server, path):
       .map(e => e.textContent.trim().slice(0, 20))""")
     assert not narrow, narrow  # a word squeezed to a letter or two a line (a visually hidden head is 1 px: left out)
     page.screenshot(path=f"/tmp/large-text{path.replace('/', '-') or '-table'}.png", full_page=True)
+
+
+def test_the_board_of_a_six_player_table_fits_1280_by_800(page, live_server):
+    names = ["Anna", "Ben", "Cla", "Dumeng", "Zoë", "Gion"]
+    open_table(page, live_server, "troggu", names, stake="0.10")
+    choose(page, "Contract", "Normal")
+    choose(page, "Tappist or soloist", "Anna")
+    page.fill("input[name=points]", "62")
+    save(page)
+    watch = re.search(r'data-link="viewer">([^<]+)<', page.goto(page.url + "/share").text()).group(1)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(watch)
+    for region in ("#totals", "#chart"):
+        box = page.locator(region).bounding_box()
+        assert box["y"] + box["height"] <= 800, (region, box)  # the whole board in view, no scrolling
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    page.screenshot(path="/tmp/board-1280-six.png")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import html
 import re
 
+import pytest
+
 from scorekeeper.engine import season, settle
 from tests.opening import TROCCAS, open_table
 
@@ -138,3 +140,21 @@ def test_the_settle_up_for_the_group_chat_says_who_pays_whom_the_totals_and_the_
     assert lines_[1:3] == ["Ben zahlt Anna 20 Rappen", "Zoë zahlt Cla 20 Rappen"]
     assert lines_[3] == "Stand: Anna +CHF\xa00.20, Ben −CHF\xa00.20, Cla +CHF\xa00.20, Zoë −CHF\xa00.20"
     assert re.search(r"Punkteliste: http://localhost/v/[A-Za-z0-9_-]+$", text)  # the watch link, never the scorer's
+
+
+@pytest.mark.parametrize("lang, pays, to_anna", [("fr", " paie ", "paie 10 centimes à Anna"),
+                                                 ("de", " zahlt ", "zahlt Anna 10 Rappen")])
+def test_a_five_player_settle_up_for_the_group_chat_in_french_and_german(client, lang, pays, to_anna):
+    names = ["Anna", "Ben", "Cla", "Dumeng", "Zoë"]
+    url = open_table(client, "troggu", {**{f"players-{i}": n for i, n in enumerate(names)}, "first_dealer": "0",
+                                        "stake": "0.10", "currency": "CHF", "rule_min_players": "3",
+                                        "rule_match_with_tapp_points": "y", "rule_misere_tie": "each_top_pays"})
+    # Anna's normal with 62 wins single: each of the 4 opponents pays her 1 unit, 10 Rappen (docs/rules.md §5)
+    assert client.post(url + "/hands", data={"contract": "normal", "declarer": "Anna", "side": "declarer",
+                                             "points": "62", "token": "g5"}).status_code == 303
+    text = html.unescape(re.search(r'data-share-text="([^"]*)"', client.get(url + f"/settle?lang={lang}").get_data(
+        as_text=True), re.S).group(1))
+    lines_ = text.split("\n")
+    assert lines_[0].startswith("Troggu, ") and len([l for l in lines_ if pays in l]) == 4  # four payments to Anna
+    assert all(l.endswith(to_anna) for l in lines_ if pays in l)
+    assert "/v/" in lines_[-1] and len(lines_) == 7  # the evening, 4 payments, the totals, the watch link
