@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # Hands to round-trip, beyond each game's rules-page example: one per way of entering a hand.
 MORE = {
     "troggu": [(4, {"contract": "misere", "misere_points": {"Anna": 30, "Beat": 20, "Carla": 25, "Dario": 29}}),
-               (7, {"contract": "normal", "declarer": "Anna", "partner": "Carla", "declarer_points": 110,
+               # opponents without a trick: 0 or the kept Fool's 5, never 4 (docs/rules.md §5, issue 27)
+               (7, {"contract": "normal", "declarer": "Anna", "partner": "Carla", "declarer_points": 109,
                     "no_tricks": "opponents"}),
                (3, {"contract": "solo", "declarer": "Beat", "declarer_points": 40, "no_tricks": None})],
     "french_tarot": [(5, {"taker": "Anna", "contract": "garde", "partner": "Elsa", "points": 40.5, "oudlers": 2,

@@ -80,6 +80,9 @@ class Game:
     # does a partial group lose 1 whatever its size (docs/rules.md §10), not r − 1 (§0.2)? by the house rules
     partial_loses_one: Callable[[dict], bool] = lambda rules: False
     deck_for: Callable[[dict], tuple] | None = None  # the deck under house rules that add a card (Sicily's ace)
+    # what a whole pile gets over its cards' count, and why: (points, Line) or None (French Tarot's Excuse kept
+    # by a side that took no trick counts 4, the half point going to the other side: docs/rules.md §6)
+    pile_adjust: Callable[[list, dict], tuple | None] = lambda cards, rules: None
     oudlers: frozenset = frozenset()
     total: int | None = None  # the deck's points, summed over the piles of a real hand (docs/rules.md §0.3)
     default_stake: int = 1  # money per unit, in the currency's minor unit
@@ -199,14 +202,27 @@ def count_pile(game: Game, cards: list[str], rules: dict) -> Count:
         raise BadRequest(line("{game} has no card points to count: only tricks count.", game=line(game.name)))
     if len(cards) > len(deck):
         raise TooManyCards(line("A pile can't have more than the {n_deck} cards of the deck.", n_deck=len(deck)))
-    result = _count(game, cards, values, rules)
+    result = _adjusted(game, cards, _count(game, cards, values, rules), rules)
     rest = None
     if game.two_sided:
         pile = set(cards)
-        rest = _count(game, [c for c in deck if c not in pile], values, rules)
+        others = [c for c in deck if c not in pile]
+        rest = _adjusted(game, others, _count(game, others, values, rules), rules)
     warnings = tuple(game.pile_warnings(cards, rules))
     return Count(result.cards, result.points, result.nominal, result.groups, result.working,
                  result.oudlers, rest, warnings)
+
+
+def _adjusted(game: Game, cards, count: Count, rules) -> Count:
+    """Return the count with the game's last word on a whole pile (game.pile_adjust), the working saying why."""
+    extra = game.pile_adjust(cards, rules)
+    if not extra:
+        return count
+    more, why = extra
+    points = count.points + more
+    working = line("{working}; {why}: {points}", working=count.working, why=why, points=points)
+    return Count(count.cards, points, count.nominal, count.groups, working, count.oudlers, count.rest,
+                 count.warnings)
 
 
 def _count(game: Game, cards, values, rules) -> Count:
