@@ -331,9 +331,13 @@ def test_an_evening_in_italian(app):
     board = client.get(table + "?lang=it").get_data(as_text=True)
     assert "+12" in board and "−11" in board
     assert client.get(table + "/settle?lang=it").status_code == 200
+    # exports follow from the game: the JSON keeps the facts, the CSV each hand's scores
     exported = client.get(table + "/export.json")
-    if exported.status_code == 200:
-        assert b"sicilian_tarocchi" in exported.data
+    assert exported.status_code == 200 and exported.get_json()["game"] == "sicilian_tarocchi"
+    assert {"contract": "pago", "taker": "Anna", "payers": ["Carla", "Dario"]} in [
+        h["hand"] for h in exported.get_json()["hands"]]
+    csv = client.get(table + "/export.csv")
+    assert csv.status_code == 200 and "Anna" in csv.get_data(as_text=True)
 
 
 def test_the_form_refuses_an_offer_to_oneself(app):
@@ -354,3 +358,14 @@ def test_the_rules_page_says_what_is_inferred(client):
     assert re.search(r"<strong>35 points</strong>", html)  # the four sample piles together (test_rulebook)
     it = client.get("/rules/sicilian_tarocchi?lang=it").get_data(as_text=True)
     assert "Fujutu" in it
+
+
+def test_the_donna_is_the_jack_in_every_language(client):
+    """docs/rules.md §10: "In every language the Donna is the jack (2 points), never the queen"; the generic
+    Italian word for the queens is "Donne", so the values table names the classes in the players' words."""
+    for lang in ("en", "it", "de", "fr", "rm"):
+        html = client.get(f"/rules/sicilian_tarocchi?lang={lang}").get_data(as_text=True)
+        rows = dict(re.findall(r'<tr><th scope="row">([^<]*)</th><td>(\d+)</td>', html))
+        donne = [label for label, each in rows.items() if label.startswith("Donne")]
+        assert donne and all(rows[label] == "2" for label in donne), (lang, rows)
+        assert any(label.startswith("Regine") and each == "4" for label, each in rows.items()), (lang, rows)

@@ -32,6 +32,7 @@ class Naming:
     legend: Line = line("K king, Q queen, C cavalier (the horseman), J jack.")  # the court letters explained
     honours: Line = line("Honour trumps ({names})")  # the class of 5-point trumps, when counting by class
     great: Line = line("Great trumps ({names})")  # the class of trumps worth more than 5 (docs/rules.md §10)
+    class_words: dict | None = None  # a class's words where the players' own differ (Sicily's jack is the Donna)
 
 
 GENERIC_SUITS = {"SW": line("Swords"), "BA": line("Batons"), "CU": line("Cups"), "CO": line("Coins")}
@@ -116,4 +117,4 @@ def class_label(game, cls: str, rules: dict | None = None) -> Line | str:
         return Line((n.honours if cls == "honours" else n.great).text, (("names", names),))
     if cls == "fool":
         return n.fool
-    return CLASS_WORDS[cls]
+    return (n.class_words or {}).get(cls, CLASS_WORDS[cls])

@@ -34,9 +34,14 @@ NAMING = Naming(
     courts={"K": "Re", "Q": "Rg", "C": "C", "J": "D"},
     court_names={"K": "Re", "Q": "Regina", "C": "Cavallo", "J": "Donna"},
     roman=False,  # docs/rules.md §10: trumps are coded by the number printed on them
+    round_ace_high=False,  # docs/rules.md §10 lists every suit 10 down to 5 (coins to 4)
     legend=line("Re the king, Rg the queen (Regina), C the cavallo, D the jack: the Donna, 2 points."),
     honours=line("The arie ({names})"),
     great=line("Giove and the Picciotti ({names})"),
+    # docs/rules.md §10: "In every language the Donna is the jack (2 points), never the queen": the generic words
+    # for queens and jacks (Italian "Donne" for queens) would say the opposite
+    class_words={"queens": line("Regine (the queens)"), "jacks": line("Donne (the jacks)"),
+                 "others": line("Scartine (the other cards)")},
 )
 
 OPTIONS = {
