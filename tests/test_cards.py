@@ -21,12 +21,13 @@ def test_troggu_deck_holds_the_right_pips():
 @pytest.mark.parametrize("text,code", [
     ("t21", "T21"), ("EXCUSE", "FOOL"), ("fool", "FOOL"), ("sp-k", "SW-K"), ("CL-10", "BA-10"),
     ("HE-Q", "CU-Q"), ("di-1", "CO-1"), (" co-c ", "CO-C"),
+    ("T0", "T0"), ("miseria", "T0"), ("MISERIA", "T0"),  # docs/rules.md (card codes): the Sicilian Miseria
 ])
 def test_aliases(text, code):
     assert C.parse_card(text) == code
 
 
-@pytest.mark.parametrize("text", ["T0", "T22", "T01", "SW-11", "XX-K", "", "K", "SW-K-1", "SW-0", "T¹", "T١", "SW-¹",
+@pytest.mark.parametrize("text", ["T00", "T22", "T01", "SW-11", "XX-K", "", "K", "SW-K-1", "SW-0", "T¹", "T١", "SW-¹",
                                   "T" + "9" * 5000])  # past int()'s 4300-digit limit: a ValueError, once a 500
 def test_unknown(text):
     with pytest.raises(UnknownCard):
@@ -37,5 +38,8 @@ def test_parse_pile_errors():
     with pytest.raises(NotInDeck) as e:
         C.parse_pile(["SW-1"], C.DECK_62, "Troggu")
     assert e.value.cards == ["SW-1"]
+    with pytest.raises(NotInDeck) as e:  # docs/rules.md (card codes): the Miseria exists only in the Sicilian pack
+        C.parse_pile(["miseria"], C.DECK_78, "Troccas")
+    assert e.value.cards == ["T0"]
     with pytest.raises(DuplicateCard):
         C.parse_pile(["SW-K", "sp-k"], C.DECK_78, "Troccas")

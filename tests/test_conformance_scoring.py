@@ -175,6 +175,41 @@ def triomphe_forcee(draw):
     return players, hand, rules, (player, {**hand, "tricks": more})
 
 
+@st.composite
+def sicilian_tarocchi(draw):
+    # docs/rules.md §10: solo (3 or 4), call (4), each for himself (3), pago, offer, everyone passed; a side's points
+    # 0..109 with the last trick, three players' points summing to 109.
+    n = draw(st.integers(3, 4))
+    players = NAMES[:n]
+    rules = {"version": draw(st.sampled_from(["tortorici", "mineo", "calatafimi", "barcellona"])),
+             "stata_multiplier": draw(st.sampled_from([2, 1])), "cappotto_bonus": draw(st.integers(0, 20))}
+    contract = draw(st.sampled_from(["solo", "pago", "offer", "passed"] + (["call"] if n == 4 else ["each"])))
+    if contract == "passed":
+        return players, {"contract": "passed"}, rules, None
+    if contract == "pago":
+        taker = draw(st.sampled_from(players))
+        payers = draw(st.lists(st.sampled_from([p for p in players if p != taker]), min_size=1, unique=True))
+        return players, {"contract": "pago", "taker": taker, "payers": payers}, rules, None
+    if contract == "offer":
+        giver, taker = draw(st.permutations(players))[:2]
+        offer = {"from": giver, "to": taker, "amount": draw(st.integers(1, 109))}
+        return players, {"contract": "offer", "offer": offer}, rules, None
+    if contract == "each":
+        hand = {"contract": "each", "points_each": dict(zip(players, split(draw, 109, 3)))}
+        player = draw(st.sampled_from(players))
+        return players, hand, rules, (player, bump_pile(hand, "points_each", player, players))
+    declarer = draw(st.sampled_from(players))
+    pts = draw(st.integers(0, 109))
+    hand = {"contract": contract, "declarer": declarer, "declarer_points": pts,
+            "stata": contract == "solo" and draw(st.booleans()), "cappotto": pts == 109 and draw(st.booleans())}
+    if contract == "call":
+        hand["partner"] = draw(st.sampled_from([None] + players))
+    if rules["version"] == "mineo" and draw(st.booleans()):
+        hand["game_points"] = {"declarer": draw(st.integers(0, 6)), "opponents": draw(st.integers(0, 6))}
+    more = None if pts == 109 or "game_points" in hand else {**hand, "declarer_points": pts + 1, "cappotto": False}
+    return players, hand, rules, (declarer, more)
+
+
 STRATEGIES = {
     "troggu": troggu(),
     "french_tarot": french_tarot(),
@@ -183,6 +218,7 @@ STRATEGIES = {
     "swiss_tarot_1659": every_player(78)(),
     "mitigati": mitigati(),
     "triomphe_forcee": triomphe_forcee(),
+    "sicilian_tarocchi": sicilian_tarocchi(),
 }
 
 

@@ -18,8 +18,9 @@ from scorekeeper.engine.games import all_games, count_pile, get_game, pile_of, r
 COUNTING = [g for g in all_games().values() if g.counting != "tricks"]
 TWO_SIDED = [g for g in COUNTING if g.two_sided]
 
-# docs/rules.md §0.3 and issue 2: the deck totals.
-TOTALS = {"troccas": 72, "scarto": 78, "swiss_tarot_1659": 78, "mitigati": 129, "troggu": 114, "french_tarot": 91}
+# docs/rules.md §0.3 and issue 2: the deck totals; §10 (issue 27): Sicilian Tarocchi 146 − 21 × 2 = 104.
+TOTALS = {"troccas": 72, "scarto": 78, "swiss_tarot_1659": 78, "mitigati": 129, "troggu": 114, "french_tarot": 91,
+          "sicilian_tarocchi": 104}
 
 
 def points(game_id, *codes, rules=None):

@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # Hands to round-trip, beyond each game's rules-page example: one per way of entering a hand.
 MORE = {
     "troggu": [(4, {"contract": "misere", "misere_points": {"Anna": 30, "Beat": 20, "Carla": 25, "Dario": 29}}),
-               (7, {"contract": "normal", "declarer": "Anna", "partner": "Carla", "declarer_points": 110,
+               # opponents without a trick: 0 or the kept Fool's 5, never 4 (docs/rules.md §5, issue 27)
+               (7, {"contract": "normal", "declarer": "Anna", "partner": "Carla", "declarer_points": 109,
                     "no_tricks": "opponents"}),
                (3, {"contract": "solo", "declarer": "Beat", "declarer_points": 40, "no_tricks": None})],
     "french_tarot": [(5, {"taker": "Anna", "contract": "garde", "partner": "Elsa", "points": 40.5, "oudlers": 2,
@@ -32,6 +33,14 @@ MORE = {
     "mitigati": [(3, {"bids": {"Anna": 5, "Beat": -2, "Carla": -3}}),
                  (3, {"points": {"Anna": 40, "Beat": 40, "Carla": 49},
                       "declarations": {"Carla": ["T1", "T20", "FOOL", "T2", "T3", "T4", "T5", "T6", "T7", "T8", "T9"]}})],
+    "sicilian_tarocchi": [(4, {"contract": "call", "declarer": "Anna", "partner": "Carla", "declarer_points": 60}),
+                          (4, {"contract": "call", "declarer": "Anna", "partner": None, "declarer_points": 40}),
+                          (4, {"contract": "solo", "declarer": "Dario", "declarer_points": 109, "cappotto": True}),
+                          (3, {"contract": "solo", "declarer": "Beat", "declarer_points": 70, "stata": True}),
+                          (3, {"contract": "each", "points_each": {"Anna": 40, "Beat": 30, "Carla": 39}}),
+                          (3, {"contract": "pago", "taker": "Anna", "payers": ["Beat", "Carla"]}),
+                          (4, {"contract": "offer", "offer": {"from": "Dario", "to": "Beat", "amount": 7}}),
+                          (3, {"contract": "passed"})],
     "triomphe_forcee": [(4, {"la_mort": "Beat", "declarations": {}}),
                         (4, {"la_mort": None, "declarations": {"Anna": ["FOOL", "T1"], "Beat": ["T11"]}}),
                         (5, {"la_mort": None, "declarations": {"Anna": ["FOOL"]},

@@ -418,6 +418,10 @@ EVENINGS = [
     ("scarto", "it", SCARTO, [{"pp0": "30", "pp1": "26", "pp2": "22"}, {"pp0": "20", "pp1": "30", "pp2": "28"}]),
     ("troccas", "rm", TROCCAS, [{"partner": "Cla", "side": "first", "points": "40"},
                                 {"partner": "Ben", "side": "other", "points": "30"}]),
+    # issue 27: an evening of Sicilian Tarocchi in Italian, a call and a pago (docs/rules.md §10)
+    ("sicilian_tarocchi", "it", {k: v for k, v in TROCCAS.items() if not k.startswith("rule_")},
+     [{"contract": "call", "declarer": "Anna", "partner": "Cla", "side": "declarer", "points": "60"},
+      {"contract": "pago", "declarer": "Ben", "payers": ["Anna", "Zoë"]}]),
 ]
 
 

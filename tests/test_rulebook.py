@@ -139,6 +139,10 @@ def test_no_inline_script_or_style(client, game_id):
     ("mitigati", [21]),
     # FFT values: XXI 4.5 + VII .5 + K 4.5 + .5 + Excuse 4.5 + .5 + Q 3.5 + .5 + J 1.5 + .5 = 21.
     ("french_tarot", [21]),
+    # docs/rules.md §10, in threes, a partial group −1: Giove, king, scartina 10 + 5 + 1 − 2 = 14; an aria, a queen,
+    # trump 7: 5 + 4 + 1 − 2 = 8; Donna and cavallo over: 2 + 3 − 1 = 4; the Fujutu alone 10 − 1 = 9;
+    # all 9 together, 3 threes: 41 − 6 = 35 = 14 + 8 + 4 + 9.
+    ("sicilian_tarocchi", [14, 8, 4, 9, 35]),
 ])
 def test_worked_counts(client, game_id, expected):
     counts = rule_examples.sample_counts(all_games()[game_id])
@@ -165,6 +169,8 @@ def test_worked_counts(client, game_id, expected):
     ("swiss_tarot_1659", {"Anna": 4, "Beat": -2, "Carla": -2}),
     # Pot 5 × 2 = 10; Fool 2 to Anna, La Force 4 to Beat; Carla reaches 2 tricks first: 4. Net of the ante 2.
     ("triomphe_forcee", {"Anna": 0, "Beat": 2, "Carla": 2, "Dario": -2, "Elsa": -2}),
+    # docs/rules.md §10 (Tortorici): a solo of 70: 70 − 55 = 15; the soloist 2 × 15, each opponent −15.
+    ("sicilian_tarocchi", {"Anna": 30, "Beat": -15, "Carla": -15}),
 ])
 def test_worked_settlements(client, game_id, expected):
     example = rule_examples.example(all_games()[game_id])
@@ -251,6 +257,8 @@ def test_table_of_contents_jumps_to_its_section(page, live_server):
     ("troggu", [(3, 18, 8), (4, 13, 10), (5, 11, 7), (6, 9, 8), (7, 8, 6), (8, 7, 6)]),
     # docs/rules.md §6 (french-tarot-wikipedia.txt): players, cards each, chien.
     ("french_tarot", [(3, 24, 6), (4, 18, 6), (5, 15, 3)]),
+    # docs/rules.md §10: 15 cards each at 4 players and a monte of 3; at 3, (63 − 3) / 3 = 20 each.
+    ("sicilian_tarocchi", [(3, 20, 3), (4, 15, 3)]),
 ])
 def test_deal_tables(client, game_id, rows):
     game = all_games()[game_id]

@@ -38,8 +38,6 @@ KNOWN = [
     (P4, normal(114, no_tricks="opponents"), {}, [9, -3, -3, -3], "Match: triple, 3 × 3"),
     (P4, normal(109, no_tricks="opponents"), {}, [9, -3, -3, -3],
      "Match with the schgüsieru Fool's 5 points left to the opponents: still triple, 3 × 3"),
-    (P4, normal(110, no_tricks="opponents"), {}, [9, -3, -3, -3],
-     "Match, the Fool kept back at 4: its exchange card owed to the last trick's winners (Visp), 114 − 4 = 110"),
     (P4, solo(63), {}, [6, -2, -2, -2], "solo doubles the base: 3 opponents × 2"),
     (P4, solo(29), {}, [-12, 4, 4, 4], "solo lost with 29 < 30: 2 × 2 = 4 per opponent, 3 × 4"),
     (P4, solo(114, no_tricks="opponents"), {}, [18, -6, -6, -6], "solo Match: base 2 × 3 = 6 per opponent, 3 × 6"),
@@ -269,7 +267,7 @@ def misere_pile(n):
     at 7 or 8 players the Fool is in the Tapp: 0 or n and more (docs/rules.md §5 bounds)."""
     if n >= 7:
         return st.one_of(st.just(0), st.integers(n, 14))
-    return st.one_of(st.sampled_from([0, 4, 5]), st.integers(n - 1, 14))
+    return st.one_of(st.sampled_from([0, 5]), st.integers(n - 1, 14))
 
 
 @settings(max_examples=200, deadline=None)
@@ -298,7 +296,11 @@ REAL = [
     (P4, normal(110), None, None, "opponents 4 ≥ 3: a trick of four 1-point cards"),
     (P8, normal(109, partner="Ben"), BadHand, "took no trick",
      "8 players: a trick is 7 cards at least (8 − 1), so 5 points is the Fool alone, a side without a trick"),
-    (P8, normal(108, partner="Ben"), BadHand, "can't have 6 points", "8 players: 6 is neither no trick (0, 4, 5) nor ≥ 7"),
+    (P8, normal(108, partner="Ben"), BadHand, "can't have 6 points", "8 players: 6 is neither no trick (0, 5) nor ≥ 7"),
+    # docs/rules.md §5 [inferred]: "If the holder's side has no trick to give a low card from, nothing is given: the
+    # Fool counts 5 for its holder's side" (issue 27): a side without a trick holds 0 or 5, never 4.
+    (P4, normal(110, no_tricks="opponents"), BadHand, "not 4", "no trick to give from: the kept Fool counts 5, not 4"),
+    (P8, normal(110, partner="Ben"), BadHand, "can't have 4 points", "8 players: 4 is neither no trick (0, 5) nor ≥ 7"),
     (P8, normal(107, partner="Ben"), None, None, "8 players: 7 = the last trick's 7 cards beside the Fool"),
     # The declarer's side always holds the Tapp (its discards, or the soloist's Tapp): t cards, t points at least.
     (P4, normal(9), BadHand, "at least 10 points", "4 players: a 10-card Tapp holds 10 points at least"),
@@ -349,7 +351,11 @@ def test_discards_hold_no_five_point_card():
 
 MISERE_REAL = [
     (P4, {"Anna": 1, "Ben": 33, "Cla": 40, "Dora": 30}, "Anna can't have 1 points",
-     "4 players: no trick gives 0, or the Fool kept back (4 or 5); a trick 3 cards at least"),
+     "4 players: no trick gives 0, or the Fool kept back (5); a trick 3 cards at least"),
+    # docs/rules.md §5 [inferred] (issue 27): with no trick to give a low card from, nothing is given, so a player
+    # without a trick holds 0 or the Fool's 5; at 6 players a trick is 5 points at least (6 − 1): 4 is neither
+    (P5 + ["Fritz"], {"Anna": 4, "Ben": 20, "Cla": 20, "Dora": 20, "Eva": 20, "Fritz": 10}, "Anna can't have 4 points",
+     "6 players: 4 is neither no trick (0, 5) nor a trick (5 or more)"),
     (P4, {"Anna": 2, "Ben": 32, "Cla": 40, "Dora": 30}, "Anna can't have 2 points", "2 < 4 − 1"),
     (P7, {"Anna": 5, "Ben": 15, "Cla": 15, "Dora": 15, "Eva": 15, "Fritz": 15, "Gian": 10},
      "at 7 players", "7 players: the Fool lies in the Tapp, so a pile is 0 or tricks of 7 cards, 7 points at least"),
@@ -363,7 +369,7 @@ def test_misere_piles_from_real_cards(players, points, words, why):
 
 
 def test_misere_players_without_a_trick():
-    # 4 players: 0 (no trick), 4 and 5 (the Fool kept back, 4 with its exchange point owed), 3 (the last trick's
+    # 4 players: 0 (no trick), 5 (the Fool kept back; docs/rules.md §5: nothing given, never 4), 3 (the last trick's
     # 3 cards beside it); 114 − 10 (a Tapp of ten 1-point cards) = 104 = 0 + 5 + 3 + 96.
     result = score(P4, misere({"Anna": 0, "Ben": 5, "Cla": 3, "Dora": 96}), rules())
     assert result.scores["Dora"] == -3 and result.warnings == ()

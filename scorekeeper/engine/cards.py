@@ -13,6 +13,8 @@ PIPS = tuple(str(n) for n in range(10, 0, -1))
 RANKS = COURTS + PIPS
 TRUMPS = tuple(f"T{n}" for n in range(1, 22))
 FOOL = "FOOL"
+# docs/rules.md (card codes), §10: the Sicilian pack's unnumbered lowest trump, the Miseria (that pack only)
+MISERIA = "T0"
 
 # Trumps high to low, then the Fool, then each suit court cards first.
 DECK_78 = tuple(reversed(TRUMPS)) + (FOOL,) + tuple(f"{s}-{r}" for s in SUITS for r in RANKS)
@@ -38,12 +40,12 @@ def rank_of(card: str) -> str | None:
 
 
 def is_trump(card: str) -> bool:
-    """Say whether a card is one of the 21 trumps (the Fool is not)."""
+    """Say whether a card is a trump: T1..T21, or the Sicilian Miseria T0 (the Fool is not)."""
     return card.startswith("T") and card[1:].isdecimal()
 
 
 def trump_number(card: str) -> int | None:
-    """Return 1..21 for a trump, None otherwise."""
+    """Return 1..21 for a trump (0 for the Miseria), None otherwise."""
     return int(card[1:]) if is_trump(card) else None
 
 
@@ -52,6 +54,8 @@ def parse_card(text: str) -> str:
     raw = str(text).strip().upper().replace(" ", "")
     if raw in ("FOOL", "EXCUSE"):
         return FOOL
+    if raw in (MISERIA, "MISERIA"):
+        return MISERIA
     if raw in TRUMPS:
         return raw
     if raw.count("-") == 1:

@@ -12,6 +12,7 @@ class Groups:
     size: int
     full: int
     leftover: int
+    cut_left: int = 0  # what the leftover cards lose together: r − 1 (docs/rules.md §0.2), or 1 (§10)
 
 
 @dataclass(frozen=True)
@@ -38,24 +39,36 @@ def direct_sum(cards, values) -> Count:
     return Count(len(cards), total, total, None, work)
 
 
-def group_value(nominal, n_cards: int, size: int):
+def leftover_cut(left: int, partial_loses_one: bool = False) -> int:
+    """Return what the `left` cards over the full groups lose together.
+
+    docs/rules.md §0.2: a leftover of r cards is worth its sum minus r − 1 (a lone card its own value);
+    §10 (Sicilian Tarocchi, `count_leftover` "rounded_thirds"): any partial group loses 1, a lone card too.
+    """
+    if partial_loses_one:
+        return 1 if left else 0
+    return max(0, left - 1)
+
+
+def group_value(nominal, n_cards: int, size: int, partial_loses_one: bool = False):
     """Return the value of a pile counted in groups of `size`, each worth its sum minus size−1.
 
-    docs/rules.md §0.2: value = Σ − (n−1)·⌊N/n⌋ − max(0, (N mod n) − 1).
+    docs/rules.md §0.2: value = Σ − (n−1)·⌊N/n⌋ − max(0, (N mod n) − 1);
+    §10 with a partial group losing 1: value = Σ − 2·⌊N/3⌋ − (1 if N mod 3 ≠ 0 else 0).
     """
     full, left = divmod(n_cards, size)
-    return nominal - (size - 1) * full - max(0, left - 1)
+    return nominal - (size - 1) * full - leftover_cut(left, partial_loses_one)
 
 
-def in_groups(cards, values, size: int) -> Count:
-    """Count a pile in groups of `size` with the leftover rule (Troccas 4; Scarto, Swiss 1659 3)."""
+def in_groups(cards, values, size: int, partial_loses_one: bool = False) -> Count:
+    """Count a pile in groups of `size` with the leftover rule (Troccas 4; Scarto, Swiss 1659, Sicily 3)."""
     nominal = sum(values[c] for c in cards)
     full, left = divmod(len(cards), size)
-    points = group_value(nominal, len(cards), size)
+    points = group_value(nominal, len(cards), size, partial_loses_one)
     cut_full = (size - 1) * full
-    cut_left = max(0, left - 1)
+    cut_left = leftover_cut(left, partial_loses_one)
     work = _group_working(full, left, size, nominal, cut_full, cut_left, points)
-    return Count(len(cards), points, nominal, Groups(size, full, left), work)
+    return Count(len(cards), points, nominal, Groups(size, full, left, cut_left), work)
 
 
 def _group_working(full, left, size, nominal, cut, cut_left, points) -> Line:
@@ -65,17 +78,23 @@ def _group_working(full, left, size, nominal, cut, cut_left, points) -> Line:
         if left == 0:
             return line("No cards: 0 points")
         if left == 1:
+            if cut_left:  # docs/rules.md §10: a lone card loses its point too
+                return line("1 card: {nominal} − {cut_left} = {points}", **args)
             return line("1 card worth {points}", points=points)
         return line("{left} odd cards: {nominal} − {cut_left} = {points}", **args)
     if full == 1:
         if left == 0:
             return line("1 group of {size}: {nominal} − {cut} = {points}", **args)
         if left == 1:
+            if cut_left:
+                return line("1 group of {size} and 1 odd card: {nominal} − {cut} − {cut_left} = {points}", **args)
             return line("1 group of {size} and 1 odd card: {nominal} − {cut} = {points}", **args)
         return line("1 group of {size} and {left} odd cards: {nominal} − {cut} − {cut_left} = {points}", **args)
     if left == 0:
         return line("{full} groups of {size}: {nominal} − {cut} = {points}", **args)
     if left == 1:
+        if cut_left:
+            return line("{full} groups of {size} and 1 odd card: {nominal} − {cut} − {cut_left} = {points}", **args)
         return line("{full} groups of {size} and 1 odd card: {nominal} − {cut} = {points}", **args)
     return line("{full} groups of {size} and {left} odd cards: {nominal} − {cut} − {cut_left} = {points}", **args)
 

@@ -77,6 +77,12 @@ class Game:
     group_size: int | None = None
     two_sided: bool = False
     pile_warnings: Callable[[list, dict], list] = lambda cards, rules: []
+    # does a partial group lose 1 whatever its size (docs/rules.md §10), not r − 1 (§0.2)? by the house rules
+    partial_loses_one: Callable[[dict], bool] = lambda rules: False
+    deck_for: Callable[[dict], tuple] | None = None  # the deck under house rules that add a card (Sicily's ace)
+    # what a whole pile gets over its cards' count, and why: (points, Line) or None (French Tarot's Excuse kept
+    # by a side that took no trick counts 4, the half point going to the other side: docs/rules.md §6)
+    pile_adjust: Callable[[list, dict], tuple | None] = lambda cards, rules: None
     oudlers: frozenset = frozenset()
     total: int | None = None  # the deck's points, summed over the piles of a real hand (docs/rules.md §0.3)
     default_stake: int = 1  # money per unit, in the currency's minor unit
@@ -105,6 +111,10 @@ class Game:
     def counts_cards(self) -> bool:
         """Whether the game's cards have points to count (not a game of tricks alone)."""
         return self.counting is not Counting.TRICKS
+
+    def deck_of(self, rules: dict) -> tuple[str, ...]:
+        """Return the deck this table plays with: `deck`, unless a house rule adds a card (docs/rules.md §10)."""
+        return self.deck_for(rules) if self.deck_for else self.deck
 
     def players_allowed(self, rules: dict) -> range:
         """Return the player counts this table's house rules allow."""
@@ -187,49 +197,70 @@ def _fits(value, opt: Option) -> bool:
 def count_pile(game: Game, cards: list[str], rules: dict) -> Count:
     """Count a pile of canonical card codes by the game's scheme, with the rest and any warnings."""
     values = game.values(rules)
+    deck = game.deck_of(rules)
     if game.counting is Counting.TRICKS:
         raise BadRequest(line("{game} has no card points to count: only tricks count.", game=line(game.name)))
-    if len(cards) > len(game.deck):
-        raise TooManyCards(line("A pile can't have more than the {n_deck} cards of the deck.", n_deck=len(game.deck)))
-    result = _count(game, cards, values)
+    if len(cards) > len(deck):
+        raise TooManyCards(line("A pile can't have more than the {n_deck} cards of the deck.", n_deck=len(deck)))
+    result = _adjusted(game, cards, _count(game, cards, values, rules), rules)
     rest = None
     if game.two_sided:
         pile = set(cards)
-        rest = _count(game, [c for c in game.deck if c not in pile], values)
+        others = [c for c in deck if c not in pile]
+        rest = _adjusted(game, others, _count(game, others, values, rules), rules)
     warnings = tuple(game.pile_warnings(cards, rules))
     return Count(result.cards, result.points, result.nominal, result.groups, result.working,
                  result.oudlers, rest, warnings)
 
 
-def _count(game: Game, cards, values) -> Count:
+def _adjusted(game: Game, cards, count: Count, rules) -> Count:
+    """Return the count with the game's last word on a whole pile (game.pile_adjust), the working saying why."""
+    extra = game.pile_adjust(cards, rules)
+    if not extra:
+        return count
+    more, why = extra
+    points = count.points + more
+    working = line("{working}; {why}: {points}", working=count.working, why=why, points=points)
+    return Count(count.cards, points, count.nominal, count.groups, working, count.oudlers, count.rest,
+                 count.warnings)
+
+
+def _count(game: Game, cards, values, rules) -> Count:
     if game.counting is Counting.SUM:
         return direct_sum(cards, values)
     if game.counting is Counting.GROUPS:
-        return in_groups(cards, values, game.group_size)
+        return in_groups(cards, values, game.group_size, game.partial_loses_one(rules))
     return in_halves(cards, values, game.oudlers)
 
 
 # Class counts: a quicker entry for a big pile (how many honours, kings, ... are in it).
-CLASSES = ("honours", "fool", "kings", "queens", "cavaliers", "jacks", "others")
+# "great": trumps worth more than 5 (Sicily's Giove and Picciotti, 10 each: docs/rules.md §10).
+CLASSES = ("great", "honours", "fool", "kings", "queens", "cavaliers", "jacks", "others")
 _RANK_CLASS = {"K": "kings", "Q": "queens", "C": "cavaliers", "J": "jacks"}
 
 
 def card_class(game: Game, card: str, rules: dict, values: dict | None = None) -> str:
-    """Return the class a card is counted in: honours (5-point trumps), fool, kings, ..., others."""
+    """Return the class a card is counted in: great (trumps over 5), honours (5-point trumps), fool, kings, ..., others."""
     if card == C.FOOL:
         return "fool"
     rank = C.rank_of(card)
     if rank in _RANK_CLASS:
         return _RANK_CLASS[rank]
-    if card in game.oudlers or (C.is_trump(card) and (values or game.values(rules))[card] == 5):
+    if card in game.oudlers:
         return "honours"
+    if C.is_trump(card):
+        value = (values or game.values(rules))[card]
+        if value > 5:
+            return "great"
+        if value == 5:
+            return "honours"
     return "others"
 
 
 def class_sizes(game: Game, rules: dict) -> dict[str, int]:
     """Return how many cards of each class the deck holds (the most a pile can have)."""
     sizes, values = dict.fromkeys(CLASSES, 0), game.values(rules)
-    for card in game.deck:
+    for card in game.deck_of(rules):
         sizes[card_class(game, card, rules, values)] += 1
     return sizes
 
@@ -247,7 +278,7 @@ def cards_for_classes(game: Game, counts: dict[str, int], rules: dict) -> list[s
                                     game=line(game.name), size=sizes[name], name=name),
                                field=name)
     pile, taken, values = [], dict.fromkeys(CLASSES, 0), game.values(rules)
-    for card in game.deck:
+    for card in game.deck_of(rules):
         cls = card_class(game, card, rules, values)
         if taken[cls] < counts.get(cls, 0):
             pile.append(card)
@@ -318,4 +349,4 @@ def pile_of(game: Game, codes, rules: dict):
     """Parse and count one pile given as card codes; return the Count."""
     if not isinstance(codes, list):
         raise BadRequest(line("A pile must be a list of card codes."))
-    return count_pile(game, C.parse_pile(codes, game.deck, game.name), rules)
+    return count_pile(game, C.parse_pile(codes, game.deck_of(rules), game.name), rules)

@@ -31,6 +31,8 @@ class Naming:
     round_ace_high: bool = True  # cups and coins rank 1 high (Italian and Swiss packs), not 10 (French)
     legend: Line = line("K king, Q queen, C cavalier (the horseman), J jack.")  # the court letters explained
     honours: Line = line("Honour trumps ({names})")  # the class of 5-point trumps, when counting by class
+    great: Line = line("Great trumps ({names})")  # the class of trumps worth more than 5 (docs/rules.md §10)
+    class_words: dict | None = None  # a class's words where the players' own differ (Sicily's jack is the Donna)
 
 
 GENERIC_SUITS = {"SW": line("Swords"), "BA": line("Batons"), "CU": line("Cups"), "CO": line("Coins")}
@@ -67,6 +69,8 @@ def label(game, card: str, rules: dict | None = None) -> Label:
     if card == C.FOOL:
         return Label(n.fool)
     number = C.trump_number(card)
+    if number == 0:  # docs/rules.md §10: the Miseria is unnumbered; its name is all it shows
+        return Label(n.trumps.get(0, "0"))
     if number is not None:
         index = ROMAN[number] if n.roman else str(number)
         name = n.trumps.get(number)
@@ -82,6 +86,8 @@ def card_name(game, card: str, rules: dict | None = None, translate=lambda s: s)
     if card == C.FOOL:
         return n.fool
     number = C.trump_number(card)
+    if number == 0:  # the unnumbered Miseria (docs/rules.md §10)
+        return n.trumps.get(0, "0")
     if number is not None:
         index = ROMAN[number] if n.roman else str(number)
         name = n.trumps.get(number)
@@ -103,12 +109,12 @@ CLASS_WORDS = {"kings": line("Kings"), "queens": line("Queens"), "cavaliers": li
 def class_label(game, cls: str, rules: dict | None = None) -> Line | str:
     """Name a class of cards counted together (game.CLASSES): the honour trumps by their names."""
     n = naming(game, rules)
-    if cls == "honours":
+    if cls in ("honours", "great"):
         values = game.values(rules or {})
-        trumps = sorted((c for c in game.deck if C.is_trump(c) and card_class(game, c, rules or {}, values) == "honours"),
+        trumps = sorted((c for c in game.deck if C.is_trump(c) and card_class(game, c, rules or {}, values) == cls),
                         key=C.trump_number)
         names = ", ".join(say(label(game, c, rules).name or label(game, c, rules).index) for c in trumps)
-        return Line(n.honours.text, (("names", names),))
+        return Line((n.honours if cls == "honours" else n.great).text, (("names", names),))
     if cls == "fool":
         return n.fool
-    return CLASS_WORDS[cls]
+    return (n.class_words or {}).get(cls, CLASS_WORDS[cls])

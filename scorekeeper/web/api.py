@@ -123,7 +123,7 @@ def count():
     game, rules = request_game(data)
     if not isinstance(data["cards"], list):
         raise BadRequest(line("“cards” must be a list of card codes."))
-    cards = parse_pile(data["cards"], game.deck, game.name)
+    cards = parse_pile(data["cards"], game.deck_of(rules), game.name)  # a house rule may add a card (§10's ace)
     result = count_pile(game, cards, rules)
     return jsonify(count_json(game, result))
 

@@ -1,8 +1,8 @@
 """The games: one file each, gathered in registry.py. Pure.
 
-- `<game>.py` (troggu, troccas, french_tarot, scarto, mitigati, swiss_tarot_1659, triomphe_forcee): one game
-  whole, its deck and values, house rules with their words, card names, score() and hand entry, ending in
-  `GAME = Game(...)` (STYLE.md, after python-chess's variants and OpenSpiel's games);
+- `<game>.py` (troggu, troccas, french_tarot, scarto, mitigati, swiss_tarot_1659, sicilian_tarocchi,
+  triomphe_forcee): one game whole, its deck and values, house rules with their words, card names, score() and
+  hand entry, ending in `GAME = Game(...)` (STYLE.md, after python-chess's variants and OpenSpiel's games);
 - `piles.py`: every player's pile read and scored, shared by Scarto, Swiss Tarot 1659 and Mitigati;
 - `registry.py`: the games in the order they are offered, one line each.
 

@@ -82,6 +82,20 @@ def values(rules):
     return out
 
 
+def pile_adjust(cards, rules):
+    """Count the Excuse 4 for a side that kept it without taking a trick, the half point to the other side.
+
+    docs/rules.md §6 (FFT rulebook R-RO201206, p. 9, example 5): in a slam against the Excuse's side "the attack
+    counts 87 with 2 oudlers, not 86½", "however the hand is entered": the 77 other cards count 87, the Excuse
+    alone 4.
+    """
+    if len(cards) == len(DECK) - 1 and C.FOOL not in cards:
+        return Fraction(1, 2), line("the other side kept its Excuse without a trick, so its half point is this side's")
+    if list(cards) == [C.FOOL]:
+        return Fraction(-1, 2), line("the Excuse kept without a trick counts 4, its half point going to the other side")
+    return None
+
+
 def pile_warnings(cards, rules):
     """No pile size is impossible at every table size; half points are normal at 3 and 5 players."""
     return []
@@ -175,7 +189,7 @@ def score(players: list[str], hand: dict, rules: dict) -> Result:
 
     scores = _settle(players, taker, partner, value, explanation)
     if pile is not None:
-        _pile_size(pile, n, contract, warnings)
+        _pile_size(pile, points, n, contract, warnings)
     if miseres:
         _misere_bonuses(players, miseres, scores, explanation, warnings)
     if rules["round_to_10"]:
@@ -313,9 +327,13 @@ def _miseres(value, players, rules):
     return names
 
 
-def _pile_size(cards, n, contract, warnings):
+def _pile_size(cards, points, n, contract, warnings):
     """Warn when the attack's pile can't be tricks of n plus the chien (the Excuse exchange keeps sizes)."""
     chien = 0 if contract == "garde_contre" else CHIEN[n]  # garde contre: the chien goes to the defence
+    if (cards, points) in ((1, 4), (len(DECK) - 1, TOTAL - 4)):
+        # docs/rules.md §6: a side that took no trick keeps its Excuse, unexchanged: the Excuse alone (4), or every
+        # other card (87), is a possible pile and gets no warning
+        return
     if cards < chien or (cards - chien) % n:
         warnings.append(line("The attack's pile should be tricks of {n} cards plus the {chien} of the chien; "
                              "{cards} cards can't happen (unless the Excuse went unpaid).", n=n, chien=chien, cards=cards))
@@ -745,6 +763,7 @@ def rename(facts: dict, old: str, new: str) -> dict:
 GAME = Game(
     id="french_tarot", name=N_("French Tarot"), min_players=3, max_players=5, deck=DECK, counting=Counting.HALVES,
     values=values, total=TOTAL, options=OPTIONS, two_sided=True, oudlers=OUDLERS, pile_warnings=pile_warnings,
+    pile_adjust=pile_adjust,
     score=score, entry=entry, to_facts=to_facts, from_facts=from_facts, summary=summary, naming=NAMING,
     zero_sum=zero_sum, shown_players=4, samples=SAMPLES, example=example,
     rename=rename,

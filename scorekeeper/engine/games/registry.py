@@ -1,5 +1,5 @@
 """The explicit list of games: adding a game is one file and one line here."""
-from . import french_tarot, mitigati, scarto, swiss_tarot_1659, triomphe_forcee, troccas, troggu
+from . import french_tarot, mitigati, scarto, sicilian_tarocchi, swiss_tarot_1659, triomphe_forcee, troccas, troggu
 
 GAMES = {g.id: g for g in (
     troggu.GAME,
@@ -8,5 +8,6 @@ GAMES = {g.id: g for g in (
     scarto.GAME,
     mitigati.GAME,
     swiss_tarot_1659.GAME,
+    sicilian_tarocchi.GAME,
     triomphe_forcee.GAME,
 )}

@@ -18,10 +18,9 @@ TAPP = {3: 8, 4: 10, 5: 7, 6: 8, 7: 6, 8: 6}  # docs/rules.md §5 deal table (4 
 PARTNER_TABLE = (7, 8)  # the Tappist may call a partner only at 7 or 8 players
 PARTNER_UNITS = 2  # troggu-visp-de.txt: "Der Partner des Tappisten bekommt oder bezahlt den doppelten Grundbetrag"
 FOOL_ALONE = 5  # a side without a trick can only hold the Fool kept back by "schgüsieru"
-# ... or 4: troggu-visp-de.txt has its holder give "eine niedrige Karte vom eigenen Gewinnstapel" to the
-# last trick's winners; with no pile to give from, the point is owed, as the French count an unpaid Excuse.
-FOOL_OWED = FOOL_ALONE - 1
-NO_TRICK = (0, FOOL_OWED, FOOL_ALONE)  # what a side (or a misère player) without a trick and Tapp can hold
+# troggu-visp-de.txt has its holder give "eine niedrige Karte vom eigenen Gewinnstapel" to the last trick's winners;
+# docs/rules.md §5 [inferred]: with no trick to give from, nothing is given and the Fool counts 5 (never 4).
+NO_TRICK = (0, FOOL_ALONE)  # what a side (or a misère player) without a trick and Tapp can hold
 FIVES = frozenset({C.FOOL, "T1", "T21"}) | {f"{s}-K" for s in C.SUITS}  # the 5-point cards
 SIDES = ("declarer", "opponents")
 
@@ -257,13 +256,14 @@ def _check_no_tricks(no_tricks, loser, pts, n, contract, rules):
     if no_tricks == "opponents":
         if opponents not in NO_TRICK:
             raise BadHand(line("Opponents without a trick hold nothing but perhaps the Fool's 5 points kept back "
-                               "(4 with its exchange point owed), not {points}.", points=opponents))
+                               "(with no trick to give a card from, nothing is given), not {points}.",
+                               points=opponents))
     elif opponents < least:
         if opponents in NO_TRICK:
             raise BadHand(line("With {points} points the opponents took no trick (a trick holds at least {least} "
                                "points): mark their Match.", points=opponents, least=least))
         raise BadHand(line("The opponents can't have {points} points: without a trick they hold 0, or the Fool's 5 "
-                           "(4 with its exchange point owed), and with a trick at least {least}.",
+                           "kept back, and with a trick at least {least}.",
                            points=opponents, least=least))
     if no_tricks == "declarer":
         most = no_trick_most(n, contract, rules)
@@ -311,6 +311,14 @@ def _misere(players, hand, rules) -> Result:
         if held != len(DECK) - size:
             warnings.append(line("The piles hold {held} cards; with {n} players {played} are played and {size} lie in the Tapp.",
                                  held=held, n=n, played=len(DECK) - size, size=size))
+        if not any(C.FOOL in pile for pile in piles.values()):
+            # docs/rules.md §0.3: with the Fool in the unused Tapp no exchange moves a card, so every trick is n cards
+            # and every player's pile a multiple of n
+            odd = [p for p in players if len(piles[p]) % n]
+            if odd:
+                warnings.append(line("With the Fool in the Tapp every trick holds {n} cards, so each pile is a "
+                                     "multiple of {n}; {sizes} can't happen.", n=n,
+                                     sizes=", ".join(f"{p} {len(piles[p])}" for p in odd)))
         if n in PARTNER_TABLE:
             # troggu-visp-de.txt: at 7 or 8 players a misère is played only when Fool and I are in the Tapp.
             for p in players:
@@ -390,7 +398,7 @@ def _misere_pile(player, points, n):
     least = trick_least(n)
     if points < least and points not in NO_TRICK:
         raise BadHand(line("{player} can't have {points} points: without a trick a player holds 0, or the Fool's 5 "
-                           "kept back (4 with its exchange point owed), and with a trick at least {least}.",
+                           "kept back, and with a trick at least {least}.",
                            player=player, points=points, least=least))
 
 
