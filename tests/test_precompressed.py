@@ -17,6 +17,7 @@ import rcssmin
 import rjsmin
 
 from scorekeeper.web import assets
+from tests.opening import open_table
 
 ROOT = Path(__file__).resolve().parent.parent
 BROWSER = "gzip, deflate, br, zstd"  # what Chromium sends
@@ -31,9 +32,11 @@ def minified(name: str, source: bytes) -> bytes:
 
 
 def static_urls(client):
-    page = client.get("/").get_data(as_text=True)
+    """The scripts and styles the home page, a table's page and its settle-up name (each loads what it uses)."""
+    table = open_table(client)
+    pages = "".join(client.get(url).get_data(as_text=True) for url in ("/", table, table + "/settle"))
     return {re.sub(r"\?v=.*", "", u)[len("/static/"):]: u
-            for u in re.findall(r'"(/static/[^"]+\.(?:js|css)\?v=[0-9a-f]{12})"', page)}
+            for u in re.findall(r'"(/static/[^"]+\.(?:js|css)\?v=[0-9a-f]{12})"', pages)}
 
 
 def get(client, url, encoding=BROWSER, **headers):
