@@ -94,3 +94,20 @@
     if (points && !points.value && points.offsetParent !== null) { points.focus(); }
   });
 })();
+
+// A group added or taken out of the count (the counting aid's own buttons): once the form is back, the count is
+// in view, not wherever the new, longer form left the page.
+(function () {
+  "use strict";
+  var grouping = false;
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("#hand-form button[name=action]");
+    grouping = !!b && (b.value === "group" || b.value.indexOf("ungroup:") === 0);
+  }, true);
+  document.body.addEventListener("htmx:afterSettle", function () {
+    if (!grouping) { return; }
+    grouping = false;
+    var count = document.querySelector("#hand-form .group-list") || document.getElementById("count-aid");
+    if (count) { count.scrollIntoView({ block: "center" }); }
+  });
+}());
