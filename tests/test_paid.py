@@ -158,3 +158,26 @@ def test_a_five_player_settle_up_for_the_group_chat_in_french_and_german(client,
     assert lines_[0].startswith("Troggu, ") and len([l for l in lines_ if pays in l]) == 4  # four payments to Anna
     assert all(l.endswith(to_anna) for l in lines_ if pays in l)
     assert "/v/" in lines_[-1] and len(lines_) == 7  # the evening, 4 payments, the totals, the watch link
+
+
+def test_the_tables_rule_puts_each_lost_hand_of_whoever_took_it_on_into_the_pot(client):
+    """Troggu: Anna's normal with 50 loses single (docs/rules.md §5): with a rule of 20 Rappen a lost hand, the pot
+    holds 20 Rappen by the rule; Ben's 62 wins and brings nothing. A withdrawal may take what the rule brought."""
+    r = client.post("/circles/new", data={"name": "Krone"})
+    circle = r.headers["Location"]
+    key = circle.rsplit("/", 1)[1]
+    names = ["Anna", "Ben", "Cla", "Dumeng"]
+    url = client.post(f"/tables/new/troggu?circle={key}", data={
+        **{f"players-{i}": n for i, n in enumerate(names)}, "first_dealer": "0", "stake": "0.10", "currency": "CHF",
+        "rule_min_players": "3", "rule_match_with_tapp_points": "y", "rule_misere_tie": "each_top_pays"}).headers["Location"]
+    for i, (who, points) in enumerate((("Anna", 50), ("Ben", 62))):
+        assert client.post(url + "/hands", data={"contract": "normal", "declarer": who, "side": "declarer",
+                                                 "points": str(points), "token": f"pr{i}"}).status_code == 303
+    assert client.post(circle + "/pot/rule", data={"per_lost_hand": "0.20"}).status_code == 303
+    page = html.unescape(client.get(circle).get_data(as_text=True))
+    assert "The pot holds 20 Rappen." in page and "Anna: 1 hand lost, 20 Rappen" in page
+    assert client.post(circle + "/pot", data={"amount": "0.20", "direction": "out", "currency": "CHF",
+                                              "note": "coffee"}).status_code == 303  # the rule's 20 may go out
+    assert "The pot holds 0 Rappen." in html.unescape(client.get(circle).get_data(as_text=True))  # 20 − 20
+    r = client.post(circle + "/pot/rule", data={"per_lost_hand": "abc"})
+    assert r.status_code == 400 and "Write an amount such as 0.10." in html.unescape(r.get_data(as_text=True))

@@ -249,3 +249,21 @@ def numbers(evenings: list[tuple[Evening, object]], currency: str | None) -> lis
                 me.best_evening = won if me.best_evening is None else max(me.best_evening, won)
                 me.worst_evening = won if me.worst_evening is None else min(me.worst_evening, won)
     return sorted(people.values(), key=lambda n: (-n.evenings, n.name.casefold()))
+
+
+def pot_by_rule(evenings: list[tuple[Evening, object]], per_lost_hand: int) -> dict[str, dict[str, tuple[int, int]]]:
+    """What the pot's rule brings: each hand lost by whoever took it on pays `per_lost_hand` (minor units, in its
+    evening's currency). Return {currency: {name: (hands lost, amount)}}, the names as last written."""
+    out: dict[str, dict[str, list]] = {}
+    names: dict[str, str] = {}
+    if per_lost_hand <= 0:
+        return {}
+    for e, n in sorted(evenings, key=lambda pair: (pair[0].played_on, pair[0].table_id)):
+        for p in n.players:
+            lost = p.declared - p.won
+            if lost > 0:
+                names[person(p.name)] = p.name
+                here = out.setdefault(e.currency, {}).setdefault(person(p.name), [0, 0])
+                here[0] += lost
+                here[1] += lost * per_lost_hand
+    return {c: {names[k]: (v[0], v[1]) for k, v in people.items()} for c, people in out.items()}

@@ -31,7 +31,7 @@ def find_circle(key: str) -> Circle | None:
                            .join_from(circle_links, circles, circle_links.c.circle_id == circles.c.id)
                            .where(circle_links.c.key == key)).first()
     return None if row is None else Circle(row.id, row.name, row.created_at, row.role, row.active, row.watch_money,
-                                           row.watch_ranking)
+                                           row.watch_ranking, row.pot_per_lost_hand)
 
 
 def circle_links_of(circle_id: str) -> dict[str, str]:
@@ -57,6 +57,12 @@ def set_watch(circle_id: str, money: bool, ranking: bool) -> None:
     """Choose what the circle's watch link shows besides the evenings and scores."""
     with writing() as conn:
         conn.execute(update(circles).where(circles.c.id == circle_id).values(watch_money=money, watch_ranking=ranking))
+
+
+def set_pot_rule(circle_id: str, per_lost_hand: int) -> None:
+    """What each hand lost by whoever took it on pays into the circle's pot, in minor units (0: no rule)."""
+    with writing() as conn:
+        conn.execute(update(circles).where(circles.c.id == circle_id).values(pot_per_lost_hand=per_lost_hand))
 
 
 def rename_circle(circle_id: str, name: str) -> None:

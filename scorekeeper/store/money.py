@@ -71,16 +71,17 @@ def paid_in_circle(circle_id: str) -> list[Payment]:
 # ---- the pot ----
 
 def pot_add(circle_id: str, amount: int, currency: str, note: str, who: str | None = None,
-            token: str | None = None) -> None:
+            token: str | None = None, by_rule: int = 0) -> None:
     """Put money into the pot (amount above zero) or take it out (below zero). A withdrawal larger than the pot
-    holds raises PotShort: the pot is the table's cash in a tin, and a tin can't go below empty."""
+    holds raises PotShort: the pot is the table's cash in a tin, and a tin can't go below empty. `by_rule`: what
+    the pot's rule brought in that currency (worked out from the hands, not stored), which it holds too."""
     token = token if is_key(token) else None
     try:
         with writing() as conn:
             if token and conn.execute(select(pot_entries.c.id).where(pot_entries.c.token == token)).first():
                 return
             if amount < 0:
-                holds = _balance(conn, circle_id, currency)
+                holds = _balance(conn, circle_id, currency) + by_rule
                 if holds + amount < 0:
                     raise PotShort(holds)
             conn.execute(insert(pot_entries).values(circle_id=circle_id, amount=amount, currency=currency, who=who,
@@ -96,14 +97,15 @@ def _balance(conn, circle_id: str, currency: str) -> int:
         pot_entries.c.undone.is_(False))).scalar()
 
 
-def pot_undo(circle_id: str, entry_id: int) -> bool:
-    """Take an entry back (kept, marked undone); refused (PotShort) if the pot would go below empty without it."""
+def pot_undo(circle_id: str, entry_id: int, by_rule: dict | None = None) -> bool:
+    """Take an entry back (kept, marked undone); refused (PotShort) if the pot would go below empty without it
+    (`by_rule`: what the pot's rule brought, per currency)."""
     with writing() as conn:
         row = conn.execute(select(pot_entries).where(pot_entries.c.id == entry_id, pot_entries.c.circle_id == circle_id,
                                                      pot_entries.c.undone.is_(False))).first()
         if row is None:
             return False
-        holds = _balance(conn, circle_id, row.currency)
+        holds = _balance(conn, circle_id, row.currency) + (by_rule or {}).get(row.currency, 0)
         if holds - row.amount < 0:
             raise PotShort(holds)
         conn.execute(update(pot_entries).where(pot_entries.c.id == entry_id).values(undone=True))

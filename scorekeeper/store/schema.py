@@ -35,6 +35,8 @@ circles = Table(
     # what its watch link shows besides the evenings and scores: the money, and the people ranked
     Column("watch_money", Boolean, nullable=False, server_default=true()),
     Column("watch_ranking", Boolean, nullable=False, server_default=true()),
+    # the pot's rule: what each hand lost by whoever took it on pays into the pot, in minor units (0: none)
+    Column("pot_per_lost_hand", Integer, nullable=False, server_default="0"),
 )
 
 circle_links = Table(
@@ -214,6 +216,7 @@ class Circle:
     active: bool = True
     watch_money: bool = True  # what its watch link shows: the money, the people ranked
     watch_ranking: bool = True
+    pot_per_lost_hand: int = 0  # minor units each hand lost by whoever took it on pays into the pot
 
     def shows_money(self) -> bool:
         """Whether the link it was reached by shows the money (a scorer's always does)."""

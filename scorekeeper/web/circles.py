@@ -173,13 +173,25 @@ def chosen_dates(args) -> tuple[date | None, date | None, dict]:
     return out[0], out[1], errors
 
 
-def pot_of(circle_id: str) -> dict:
-    """The pot's entries (newest first) and what it holds in each currency: the sum of its entries."""
-    entries = store.pot_entries_of(circle_id)
-    holds: dict[str, int] = {}
+def pot_of(circle, played: list | None = None) -> dict:
+    """The pot: its entries (newest first), what its rule brought from the hands (per currency and person), and
+    what it holds in each currency: the sum of both."""
+    entries = store.pot_entries_of(circle.id)
+    by_rule = pot_rule_money(circle, evenings(circle.id) if played is None else played)
+    holds: dict[str, int] = {c: sum(amount for _lost, amount in people.values()) for c, people in by_rule.items()}
     for entry in entries:
         holds[entry.currency] = holds.get(entry.currency, 0) + entry.amount
-    return {"entries": entries[::-1], "holds": holds}
+    return {"entries": entries[::-1], "holds": holds, "by_rule": by_rule, "rule": circle.pot_per_lost_hand}
+
+
+def pot_rule_money(circle, played: list) -> dict:
+    """What the pot's rule brought from every evening: {currency: {name: (hands lost, amount)}}."""
+    return season.pot_by_rule([(e, _totals(t)[3]) for t, _n, e in played], circle.pot_per_lost_hand)
+
+
+def rule_totals(circle) -> dict[str, int]:
+    """What the pot's rule brought, per currency (the pot holds it too: a withdrawal may take it)."""
+    return {c: sum(a for _l, a in people.values()) for c, people in pot_rule_money(circle, evenings(circle.id)).items()}
 
 
 def season_settle(evenings: list, paid: list, currency: str):
@@ -229,7 +241,7 @@ def show_page(circle, key, errors=None, person="", name="", status=200, pot_erro
         dates={"from": request.args.get("from", ""), "to": request.args.get("to", "")}, date_errors=date_errors,
         standings=standing, across=across, season_chart=season_chart(people_order, steps, main) if main else None,
         settlements=owed, paid=[p for p in paid if p.table_id is None], bank=BANK, coins=COINS,
-        pot=pot_of(circle.id) if money_shown else None, pot_errors=pot_errors or {},
+        pot=pot_of(circle, played) if money_shown else None, pot_errors=pot_errors or {},
         form=request.form if pot_errors else {}, token=new_token(),
         people=sorted({n for _t, _n, e in played for n in e.units}, key=str.casefold), errors=errors or {},
         person=person, name=name, added=request.args.get("added"), renamed=request.args.get("renamed"),
@@ -393,7 +405,7 @@ def pot(key):
     if not errors:
         try:
             store.pot_add(circle.id, values["sign"] * values["amount"], values["currency"], values["note"],
-                          values["who"], request.form.get("token"))
+                          values["who"], request.form.get("token"), rule_totals(circle).get(values["currency"], 0))
             return redirect(url_for("circles.show", key=key, _anchor="pot"), 303)
         except store.PotShort as e:
             errors["amount"] = _("The pot holds %(holds)s: it can't give out more than that (it is the table's cash, "
@@ -407,7 +419,7 @@ def pot_undo(key):
     if circle is None or circle.role != store.SCORER:
         abort(403)
     try:
-        store.pot_undo(circle.id, digits(request.form.get("entry")) or 0)
+        store.pot_undo(circle.id, digits(request.form.get("entry")) or 0, rule_totals(circle))
     except store.PotShort as e:
         return show_page(circle, key, pot_errors={"undo": _(
             "Taking that back would leave the pot below empty (it holds %(holds)s): take back the later withdrawal "
@@ -513,3 +525,18 @@ def import_circle():
         except BadImport as e:
             message = str(e)
     return render_template("circle_import.html", message=message), 400 if message else 200
+
+
+@bp.post("/c/<key>/pot/rule")
+def pot_rule(key):
+    """The table's rule for the pot: each hand lost by whoever took it on pays this much in (empty or 0: none)."""
+    circle = load(key)
+    if circle is None or circle.role != store.SCORER:
+        abort(403)
+    text = (request.form.get("per_lost_hand") or "").strip()
+    try:
+        amount = amount_minor(text) if text not in ("", "0") else 0
+    except ValueError as e:
+        return show_page(circle, key, pot_errors={"rule": str(e)}, status=400)
+    circles.set_pot_rule(circle.id, amount)
+    return redirect(url_for("circles.show", key=key, _anchor="pot"), 303)
