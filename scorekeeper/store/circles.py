@@ -118,7 +118,7 @@ def circle_tag(circle_id: str) -> str:
 
 
 def import_circle(name: str, created_at, evenings: list, paid: list, pot: list, watch_money: bool = True,
-                  watch_ranking: bool = True) -> str:
+                  watch_ranking: bool = True, pot_per_lost_hand: int = 0) -> str:
     """Store a whole circle (from its export) under new addresses, all or nothing; return its scorer key.
 
     `evenings`: [(TableInfo, [Hand], [paid line])]; a paid line is (payer, payee, amount, currency, when);
@@ -128,7 +128,7 @@ def import_circle(name: str, created_at, evenings: list, paid: list, pot: list, 
     circle_id = secrets.token_urlsafe(16)
     with writing() as conn:
         conn.execute(insert(circles).values(id=circle_id, name=name, created_at=created_at, watch_money=watch_money,
-                                            watch_ranking=watch_ranking))
+                                            watch_ranking=watch_ranking, pot_per_lost_hand=pot_per_lost_hand))
         marks = []
         for table, hand_list, lines in evenings:
             table_id = insert_table(conn, table, hand_list, circle_id)

@@ -24,7 +24,8 @@ def circle_json(circle) -> dict:
         data["paid"] = [_paid(p) for p in store.paid_for_table(table.id)]
         evenings.append(data)
     return {"format": FORMAT, "format_version": 1, "name": circle.name, "created_at": circle.created_at.isoformat(),
-            "watch": {"money": circle.watch_money, "ranking": circle.watch_ranking}, "evenings": evenings,
+            "watch": {"money": circle.watch_money, "ranking": circle.watch_ranking},
+            "pot_per_lost_hand": circle.pot_per_lost_hand, "evenings": evenings,
             "paid": [_paid(p) for p in store.paid_in_circle(circle.id) if p.table_id is None],
             "pot": [{"amount": e.amount, "currency": e.currency, "who": e.who, "note": e.note,
                      "at": e.created_at.isoformat()} for e in store.pot_entries_of(circle.id)]}
@@ -59,8 +60,11 @@ def parse_circle(data) -> tuple:
     watch = data.get("watch", {})
     if not isinstance(watch, dict) or not all(isinstance(watch.get(k, True), bool) for k in ("money", "ranking")):
         raise BadImport(_("This is not a circle exported from Scorekeeper."))
+    rule = data.get("pot_per_lost_hand", 0)
+    if not small_number(rule):
+        raise BadImport(_("An amount in the file's paid lines or pot is not valid."))
     return (name, created_at, evenings, paid_lines(data.get("paid", [])), pot_lines(data.get("pot", [])),
-            watch.get("money", True), watch.get("ranking", True))
+            watch.get("money", True), watch.get("ranking", True), rule)
 
 
 def _name(value) -> str:
