@@ -142,9 +142,16 @@ def test_a_table_joins_by_its_scorer_link_and_a_watch_link_is_refused(client):
     viewer = re.search(r'data-link="viewer">(http://[^<]+)<', share).group(1)
     refused = client.post(circle + "/tables", data={"table": viewer})
     assert refused.status_code == 400 and "isn&#39;t a table&#39;s scorer link" in refused.get_data(as_text=True)
+    assert f'value="{viewer}"' in refused.get_data(as_text=True)  # the link pasted is kept, at its field
     joined = client.post(circle + "/tables", data={"table": "http://localhost" + table})
     assert joined.status_code == 303
     assert "1 evening" in client.get(circle).get_data(as_text=True)
+    # a table belongs to one circle: another circle can't take it
+    other = new_circle(client, "Another")
+    taken = client.post(other + "/tables", data={"table": "http://localhost" + table})
+    assert taken.status_code == 400 and "already an evening of another circle" in taken.get_data(as_text=True)
+    assert "1 evening" in client.get(circle).get_data(as_text=True) and "0 evenings" in client.get(other).get_data(
+        as_text=True)
 
 
 def test_a_circle_started_from_a_table_has_it_as_its_first_evening(client):

@@ -267,7 +267,10 @@ def add_table(key):
     access = store.find_link(_table_key(request.form.get("table")))
     if access is None or access.role == store.VIEWER or not access.active:
         message = _("That isn't a table's scorer link: paste the link you score a table with (Share → To score).")
-        return render_template("error.html", status=400, message=message), 400
+        return show_page(circle, key, errors={"table": message}, status=400)
+    if circles.circle_of(access.table_id) not in (None, circle.id):
+        return show_page(circle, key, errors={"table": _(
+            "That table is already an evening of another circle: a table belongs to one circle.")}, status=400)
     circles.join_circle(access.table_id, circle.id)
     return redirect(url_for("circles.show", key=key, added=1), 303)
 
