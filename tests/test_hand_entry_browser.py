@@ -97,7 +97,9 @@ def test_group_by_group_in_the_table(page, live_server):
 def test_how_opens_the_hands_working(page, live_server):
     open_table(page, live_server, "troccas", ["Anna", "Ben", "Cla", "Zoë"])
     page.fill("input[name=points]", "40")
-    page.locator("button.save").click()
+    # tap Save once the preview has settled the layout (a tap while it grows lands wherever it moved the button)
+    expect(page.locator("#preview .sentence")).to_be_visible(timeout=WAIT)
+    saved_and_settled(page, lambda: page.locator("button.save").click())
     how = page.locator("#hand-1 details.working")
     expect(how).to_be_visible(timeout=WAIT)
     how.locator("summary").click()

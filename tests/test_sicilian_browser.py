@@ -48,6 +48,7 @@ def test_an_evening_of_sicilian_tarocchi_in_italian(page, live_server):
         folded.first.locator(":scope > summary").click()
     for payer in ("Beat", "Carla"):
         tap(page, "payers", payer)
+    expect(page.locator("#preview .sentence")).to_be_visible(timeout=WAIT)  # read the result, then tap
     page.locator("button.save").click()
     expect(page.locator(".hand-list > li[id^='hand-']")).to_have_count(2, timeout=WAIT)
     # Anna +10 + 2 = +12, Beat −5 − 1 = −6, Carla −6: at 10 centimes, +1.20, −0.60, −0.60
