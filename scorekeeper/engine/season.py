@@ -77,16 +77,9 @@ def main_currency(evenings: list[Evening]) -> str | None:
 
 def balances(evenings: list[Evening], currency: str) -> dict[str, int]:
     """Return each person's money over the evenings played in `currency` (minor units; they sum to zero when
-    every evening's money does)."""
-    out: dict[str, int] = {}
-    names: dict[str, str] = {}
-    for e in sorted(evenings, key=lambda e: (e.played_on, e.table_id)):
-        if e.currency != currency:
-            continue
-        for name, amount in e.money.items():
-            names[person(name)] = name
-            out[person(name)] = out.get(person(name), 0) + amount
-    return {names[k]: v for k, v in out.items()}
+    every evening's money does): where money_steps ends."""
+    _people, steps = money_steps(evenings, currency)
+    return steps[-1] if steps else {}
 
 
 def season_settlement(evenings: list[Evening], currency: str) -> Settlement:

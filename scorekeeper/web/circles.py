@@ -31,17 +31,15 @@ from .parse import amount_minor
 from .seating_check import name_problem, tidy
 from .table_form import new_token
 from .chart import season_chart
-from . import bounds, circle_file
-from . import said
+from . import circle_file, said
 from .links import external
 from .spreadsheet import as_text, decimal, spreadsheet_dialect
-from .table_file import BadImport
+from .table_file import BadImport, read_upload
 from .parse import digits
 
 bp = Blueprint("circles", __name__)
 
 MAX_CIRCLE_NAME = 80
-MAX_IMPORT = 2_000_000  # bytes, as a table's file
 PERIODS = ("month", "year", "all", "dates")
 
 
@@ -512,17 +510,8 @@ def import_circle():
     """Restore a circle from its file, under new addresses: all of it, or nothing and a sentence saying why."""
     message = None
     if request.method == "POST":
-        upload = request.files.get("file")
-        raw = upload.read(MAX_IMPORT + 1) if upload else b""
         try:
-            if not raw or len(raw) > MAX_IMPORT:
-                raise BadImport(_("Choose a circle's JSON export (at most 2 MB)."))
-            try:
-                data = bounds.loads(raw.decode("utf-8"))
-            except bounds.BadNumber as e:
-                raise BadImport(say(e.line)) from None
-            except (ValueError, RecursionError):
-                raise BadImport(_("This file is not JSON.")) from None
+            data = read_upload(request.files.get("file"), _("Choose a circle's JSON export (at most 2 MB)."))
             key = circles.import_circle(*circle_file.parse_circle(data))
             return redirect(url_for("circles.show", key=key), 303)
         except BadImport as e:

@@ -11,13 +11,12 @@ from flask_babel import gettext as _
 from .. import store
 from ..engine import evening
 from ..engine.evening import Setup
-from . import bounds, said
+from . import said
 from .access import load, viewer_ok
 from .l10n import locale_id, say
 from .spreadsheet import as_text, decimal, spreadsheet_dialect
-from .table_file import BadImport, parse, table_json
+from .table_file import BadImport, parse, read_upload, table_json
 
-MAX_IMPORT = 2_000_000  # bytes: thousands of hands
 
 bp = Blueprint("exports", __name__)
 
@@ -63,17 +62,8 @@ def csv_file(table_id):
 def import_table():
     message = None
     if request.method == "POST":
-        upload = request.files.get("file")
-        raw = upload.read(MAX_IMPORT + 1) if upload else b""
         try:
-            if not raw or len(raw) > MAX_IMPORT:
-                raise BadImport(_("Choose a table's JSON export (at most 2 MB)."))
-            try:
-                data = bounds.loads(raw.decode("utf-8"))  # every number bounded before anything counts with it
-            except bounds.BadNumber as e:
-                raise BadImport(say(e.line)) from None
-            except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-                raise BadImport(_("This file is not JSON.")) from None
+            data = read_upload(request.files.get("file"), _("Choose a table's JSON export (at most 2 MB)."))
             table = store.import_table(*parse(data))
             return redirect(url_for("tables.show", table_id=table.id), 303)
         except BadImport as e:

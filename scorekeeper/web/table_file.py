@@ -184,3 +184,20 @@ def hand_setup(game, setup, number) -> dict | None:
     return {"players": players, "stake": setup["stake"], "rules": setup["rules"]}
 
 
+
+
+MAX_IMPORT = 2_000_000  # bytes: thousands of hands, or a circle's season
+
+
+def read_upload(upload, missing: str):
+    """Read an uploaded export as JSON, every number bounded before anything counts with it; raise BadImport with
+    `missing` when there is no file or it is too big, or a sentence saying what is wrong with it."""
+    raw = upload.read(MAX_IMPORT + 1) if upload else b""
+    if not raw or len(raw) > MAX_IMPORT:
+        raise BadImport(missing)
+    try:
+        return bounds.loads(raw.decode("utf-8"))
+    except bounds.BadNumber as e:
+        raise BadImport(say(e.line)) from None
+    except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        raise BadImport(_("This file is not JSON.")) from None
