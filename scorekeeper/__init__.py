@@ -60,6 +60,7 @@ def create_app(test_config: dict | None = None) -> Flask:
             app.config[key] = os.environ[key]
     if test_config:
         app.config.update(test_config)
+    _typed(app.config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
 
@@ -93,6 +94,25 @@ def create_app(test_config: dict | None = None) -> Flask:
     precompressed.install(app)
     limits.install(app, api=api.bp, exempt=health.bp)
     return app
+
+
+NUMBERS = ("PROXY_FIX", "MAX_HANDS", "MAX_URL", "MAX_CONTENT_LENGTH", "MAX_FORM_SIZE")
+FLAGS = ("RATELIMIT_ENABLED",)
+
+
+def _typed(config) -> None:
+    """Read the settings the environment gives as text, once, so every module finds a number or a flag. A
+    number that isn't one stops the start (a typo in PROXY_FIX must not silently trust nothing, or everything)."""
+    for key in NUMBERS:
+        value = str(config.get(key, 0)).strip()
+        if not value.isdigit():
+            raise ValueError(f"{key} must be a whole number (0, 1, ...), not {value!r}")
+        config[key] = int(value)
+    for key in FLAGS:
+        value = config.get(key, True)
+        if isinstance(value, str):
+            value = value.strip().lower() not in ("", "0", "false", "no", "off")
+        config[key] = bool(value)
 
 
 def _instance_path() -> str | None:

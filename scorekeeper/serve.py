@@ -96,7 +96,7 @@ def main(argv: list[str]) -> int:
         return 2
     shown = "127.0.0.1" if chosen.host in ("0.0.0.0", "::") else chosen.host
     print(f"Scorekeeper on http://{shown}:{chosen.port}/ ({chosen.server}); Ctrl-C stops it.", flush=True)
-    trusted = app.config.get("PROXY_FIX") not in (0, "0", "", None)
+    trusted = app.config["PROXY_FIX"] > 0
     app.extensions["store"].dispose()  # gunicorn's workers open their own app and connections after the fork
     return run(lambda: app if chosen.server == "waitress" else _app(chosen), chosen, trusted)
 

@@ -151,27 +151,31 @@ def test_the_boards_kept_hold_at_most_rows_kept_hands_counted_as_they_come_and_g
         for i in range(4):  # each save replaces the table's kept board by one a hand longer
             client.post(urls[-1] + "/hands", data={**hand, "token": f"k{t}x{i}"},
                         headers={"HX-Request": "true", "HX-Target": "hand-form"})
-        kept = app.extensions["boards"]
-        assert kept.rows == sum(len(e.rows) for _v, _t, e in kept.boards.values())
-        assert kept.rows <= 10 or len(kept.boards) == 1
+        kept = app.extensions["boards"].items()
+        assert app.extensions["boards"].held == sum(len(e.rows) for _key, (_v, (_t, e)) in kept)
+        assert app.extensions["boards"].held <= 10 or len(kept) == 1
     # 4 tables of 4 hands: only the two newest fit in 10 rows
-    assert [t.id for _v, t, _e in app.extensions["boards"].boards.values()] == [u.rsplit("/", 1)[1] for u in urls[2:]]
+    assert [key for key, _kept in app.extensions["boards"].items()] == [u.rsplit("/", 1)[1] for u in urls[2:]]
 
 
-def test_the_kept_rows_count_follows_every_board_kept_replaced_and_dropped(monkeypatch):
-    """_Kept counts rows as boards are kept, replaced by a longer one, and dropped least recently used first."""
-    from types import SimpleNamespace
-    monkeypatch.setattr(scoreboard, "ROWS_KEPT", 22)
-    kept = scoreboard._Kept()
+def test_the_kept_rows_count_follows_every_board_kept_replaced_and_dropped():
+    """The kept boards count rows as boards are kept, replaced by a longer one, and dropped least recently used
+    first; an older version never replaces a newer one (another thread kept it meanwhile)."""
+    from scorekeeper.web.kept import ByVersion
+    kept = ByVersion(22, weight=len)  # a value here is its rows
+    keys = lambda: [key for key, _kept in kept.items()]
     for key, n in (("a", 3), ("b", 4), ("c", 5), ("d", 6)):
-        kept.keep(key, SimpleNamespace(version=1), SimpleNamespace(rows=[None] * n))
-    kept.keep("a", SimpleNamespace(version=2), SimpleNamespace(rows=[None] * 7))  # a board replaced by a longer one: 7 + 4 + 5 + 6
-    assert kept.rows == 22 and list(kept.boards) == ["b", "c", "d", "a"]
+        kept.keep(key, 1, [None] * n)
+    kept.keep("a", 2, [None] * 7)  # a board replaced by a longer one: 7 + 4 + 5 + 6
+    assert kept.held == 22 and keys() == ["b", "c", "d", "a"]
     assert kept.get("b")[0] == 1 and kept.get("gone") is None  # b now the most recently used
-    kept.keep("e", SimpleNamespace(version=1), SimpleNamespace(rows=[None] * 8))  # 30 rows: c (5) and d (6) go, the least used
-    assert list(kept.boards) == ["a", "b", "e"] and kept.rows == 19  # 7 + 4 + 8
-    kept.keep("f", SimpleNamespace(version=1), SimpleNamespace(rows=[None] * 30))  # more than all alone: everything else goes
-    assert list(kept.boards) == ["f"] and kept.rows == 30
+    assert kept.at("a", 2) == [None] * 7 and kept.at("a", 1) is None  # only the version asked for
+    kept.keep("a", 1, [None])  # older than the kept version 2: ignored
+    assert kept.at("a", 2) == [None] * 7 and kept.held == 22
+    kept.keep("e", 1, [None] * 8)  # 30 rows: c (5) and d (6) go, the least used
+    assert keys() == ["b", "a", "e"] and kept.held == 19  # 4 + 7 + 8
+    kept.keep("f", 1, [None] * 30)  # more than all alone: everything else goes
+    assert keys() == ["f"] and kept.held == 30
 
 
 # ---- a hand stored wrong: every other hand is still shown and counted, and the broken one says so ----

@@ -285,7 +285,7 @@ def test_a_release_that_changes_only_a_template_is_a_new_page_for_a_phone_that_k
     shutil.copytree(app.template_folder, templates)
     app.template_folder = str(templates)  # the same templates elsewhere: the same release
     assert client.get(url, headers={"If-None-Match": tag}).status_code == 304
-    said = templates / "_said.html"
+    said = templates / "table/_said.html"
     said.write_text(said.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # one template changed
     assets._release.cache_clear()  # read once per process: a new release is a new process
     assert client.get(url, headers={"If-None-Match": tag}).status_code == 200

@@ -36,7 +36,7 @@ def test_the_wheel_installed_in_an_empty_venv_serves_a_table(tmp_path):
     run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "dist"), str(source))
     wheel = next((tmp_path / "dist").glob("scorekeeper-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
-    for needed in ("scorekeeper/templates/table.html", "scorekeeper/static/vendor/htmx-2.0.11.min.js",
+    for needed in ("scorekeeper/templates/table/page.html", "scorekeeper/static/vendor/htmx-2.0.11.min.js",
                    "scorekeeper/translations/de/LC_MESSAGES/messages.mo", "scorekeeper/migrations/env.py",
                    "scorekeeper/migrations/versions/0001_tables_hands_changes.py", "scorekeeper/engine/games/troccas.py"):
         assert needed in names

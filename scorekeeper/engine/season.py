@@ -82,9 +82,10 @@ def balances(evenings: list[Evening], currency: str) -> dict[str, int]:
     return steps[-1] if steps else {}
 
 
-def season_settlement(evenings: list[Evening], currency: str) -> Settlement:
-    """Who pays whom to settle the season in one currency: the fewest payments, rounded to its coin."""
-    return settle(balances(evenings, currency), currency)
+def settlement(evenings: list[Evening], paid, currency: str) -> Settlement:
+    """Who pays whom to settle what is still owed in `currency` over the evenings, less the lines marked paid
+    ((payer, payee, amount) in that currency): the fewest payments, rounded to its coin."""
+    return settle(unpaid(evenings, paid, currency), currency)
 
 
 # ---- one person under two names: renaming across the circle's evenings ----

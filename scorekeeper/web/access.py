@@ -62,13 +62,13 @@ def refuse(message: str, status: int = 403):
     """Stop the request with a friendly page (or, for the scoreboard poll, stop polling and say why)."""
     if getattr(_view(), "polled", False):
         # htmx stops polling on 286; the message replaces the live status line
-        abort(Response(render_template("_live_off.html", message=message), 286))
-    abort(Response(render_template("error.html", status=status, message=message), status))
+        abort(Response(render_template("table/_live_off.html", message=message), 286))
+    abort(Response(render_template("app/error.html", status=status, message=message), status))
 
 
 def hand_gone(number: int):
     """Stop with a 404 that says the hand isn't (or is no longer) on this table."""
-    abort(Response(render_template("error.html", status=404, message=_(
+    abort(Response(render_template("app/error.html", status=404, message=_(
         "Hand %(n)s isn't on this table: it may have been deleted on another phone. Nothing was changed.",
         n=number)), 404))
 

@@ -70,5 +70,5 @@ def words_url() -> str:
 @lru_cache(maxsize=16)
 def words_script(language: str) -> tuple[bytes, str]:
     """Return the words script in a language (the request's: `language` keys it) and its digest."""
-    body = f"window.SK_WORDS={render_template('_offline_words.html').strip()};".encode()
+    body = f"window.SK_WORDS={render_template('app/_offline_words.html').strip()};".encode()
     return body, hashlib.sha256(body).hexdigest()[:12]

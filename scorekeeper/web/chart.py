@@ -31,7 +31,7 @@ def in_order_of_arrival(board) -> list[str]:
 
 
 def chart(board) -> dict | None:
-    """Return what _chart.html draws: a line (an SVG path) per player, the zero line, and the story in words."""
+    """Return what table/_chart.html draws: a line (an SVG path) per player, the zero line, and the story in words."""
     last = board.rows[-1] if board.rows else None
     if last is None or last.charted < 2:
         return None  # one hand is no story yet
@@ -69,7 +69,7 @@ def chart(board) -> dict | None:
 
 
 def season_chart(people: list[str], steps: list[dict], currency: str) -> dict | None:
-    """Return what _season_chart.html draws: each person's money over the season, evening by evening (the same
+    """Return what circle/_season-chart.html draws: each person's money over the season, evening by evening (the same
     drawing as the evening's chart). `steps`: after each evening, {person: money so far} (minor units)."""
     if len(steps) < 2:
         return None  # one evening is no story yet

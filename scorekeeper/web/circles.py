@@ -9,8 +9,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import threading
-from collections import OrderedDict
 from dataclasses import replace
 from datetime import date, datetime, timezone
 
@@ -21,7 +19,7 @@ from flask_babel import gettext as _
 from .. import store
 from ..engine import season
 from ..engine.games import get_game
-from ..engine.settle import BANK, COINS, settle
+from ..engine.settle import BANK, COINS
 from ..store import circles
 from ..engine import evening
 from ..engine.evening import Setup
@@ -35,6 +33,7 @@ from . import circle_file, said
 from .links import external
 from .spreadsheet import as_text, decimal, spreadsheet_dialect
 from .table_file import BadImport, read_upload
+from .kept import of_app
 from .parse import digits
 
 bp = Blueprint("circles", __name__)
@@ -83,7 +82,7 @@ def new_circle():
         if access is not None:
             circles.join_circle(access.table_id, circles.find_circle(key).id)
         return redirect(url_for("circles.show", key=key), 303)
-    return render_template("circle_new.html", name=name or "", error=error, table_key=table_key if access else "",
+    return render_template("circle/new.html", name=name or "", error=error, table_key=table_key if access else "",
                            max_name=MAX_CIRCLE_NAME)
 
 
@@ -101,29 +100,22 @@ def evenings(circle_id: str) -> list[tuple]:
     return out
 
 
-TOTALS_KEPT = 50_000  # evenings' totals kept per process: a few hundred bytes each
-_KEPT_TOTALS: OrderedDict = OrderedDict()
-_KEEPING = threading.Lock()
+TOTALS_KEPT = 50_000  # evenings' totals kept per app process: a few hundred bytes each
 
 
 def _totals(table) -> tuple[int, dict, dict, object]:
     """Return (hands, units, money, the evening in numbers) of a table's evening, worked out once per version."""
-    with _KEEPING:
-        found = _KEPT_TOTALS.get(table.id)
-        if found is not None and found[0] == table.version:
-            _KEPT_TOTALS.move_to_end(table.id)
-            return found[1]
+    kept = of_app("evening totals", TOTALS_KEPT)
+    found = kept.at(table.id, table.version)
+    if found is not None:
+        return found
     at, hands = store.hands_at(table.id)
     if at is not None and at != table.version:  # saved meanwhile: these hands are of version `at`
         table = replace(table, version=at, **{k: getattr(store.get_table(table.id), k)
                                               for k in ("players", "stake", "rules")})
     e = evening.build(Setup.of(table), hands, range(0))  # totals only: no sentences
     totals = (len(e.rows), dict(e.units), dict(e.money), evening.numbers(e))
-    with _KEEPING:
-        _KEPT_TOTALS[table.id] = (table.version, totals)
-        _KEPT_TOTALS.move_to_end(table.id)
-        while len(_KEPT_TOTALS) > TOTALS_KEPT:
-            _KEPT_TOTALS.popitem(last=False)
+    kept.keep(table.id, table.version, totals)
     return totals
 
 
@@ -131,7 +123,7 @@ def _totals(table) -> tuple[int, dict, dict, object]:
 def show(key):
     circle = load(key)
     if circle is None:
-        return render_template("error.html", status=410, message=_(
+        return render_template("app/error.html", status=410, message=_(
             "This scorer link was replaced by a new one. Ask the circle's scorer for the new link, or for the link "
             "to watch.")), 410
     return show_page(circle, key)
@@ -194,11 +186,11 @@ def rule_totals(circle) -> dict[str, int]:
 
 def season_settle(evenings: list, paid: list, currency: str):
     """Who pays whom to settle what is still owed in `currency` over the evenings, in the fewest payments."""
-    owed = season.unpaid(evenings, [(p.payer, p.payee, p.amount) for p in paid if p.currency == currency], currency)
-    return settle(owed, currency)
+    return season.settlement(evenings, [(p.payer, p.payee, p.amount) for p in paid if p.currency == currency],
+                             currency)
 
 
-def show_page(circle, key, errors=None, person="", name="", status=200, pot_errors=None, template="circle.html"):
+def show_page(circle, key, errors=None, person="", name="", status=200, pot_errors=None, template="circle/page.html"):
     """The circle's page: its standings, the season's settling up, its people, its evenings."""
     tag = circles.circle_tag(circle.id)  # read before the evenings: a change meanwhile is a newer tag, polled again
     played = evenings(circle.id)
@@ -283,7 +275,7 @@ def share(key):
     if circle.role == store.SCORER:
         links.append((store.SCORER, external("circles.show", key=keys[store.SCORER])))
     rotate = url_for("circles.rotate", key=key) if circle.role == store.SCORER else None
-    return render_template("circle_share.html", circle=circle, key=key, links=links, rotate=rotate,
+    return render_template("circle/share.html", circle=circle, key=key, links=links, rotate=rotate,
                            rotated=request.args.get("rotated") == "1", saved=request.args.get("saved") == "1")
 
 
@@ -437,7 +429,7 @@ def live(key):
         return Response(status=286)  # htmx stops polling: this link was turned off (the page says so when reloaded)
     if request.args.get("since") == circles.circle_tag(circle.id):
         return Response(status=204)
-    body, _status = show_page(circle, key, template="_circle_live.html")
+    body, _status = show_page(circle, key, template="circle/_poll.html")
     response = Response(body)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -450,7 +442,7 @@ def all_evenings(key):
     if circle is None:
         abort(410)
     played = evenings(circle.id)
-    return render_template("circle_evenings.html", circle=circle, key=key, scorer=circle.role == store.SCORER,
+    return render_template("circle/evenings.html", circle=circle, key=key, scorer=circle.role == store.SCORER,
                            rows=evening_rows(played, circle.role == store.SCORER), shown=len(played))
 
 
@@ -461,7 +453,7 @@ def export_json(key):
     if circle is None:
         abort(410)
     if not circle.shows_money():
-        return render_template("error.html", status=403, message=_(
+        return render_template("app/error.html", status=403, message=_(
             "This circle keeps its money from the watch link, and its file holds the money: ask its scorer.")), 403
     body = json.dumps(circle_file.circle_json(circle), ensure_ascii=False, indent=1)
     return Response(body, mimetype="application/json",
@@ -476,7 +468,7 @@ def export_csv(key):
     if circle is None:
         abort(410)
     if not circle.shows_money():
-        return render_template("error.html", status=403, message=_(
+        return render_template("app/error.html", status=403, message=_(
             "This circle keeps its money from the watch link, and its file holds the money: ask its scorer.")), 403
     tables = circles.circle_tables(circle.id)
     built = [(t, evening.build(Setup.of(t), store.list_hands(t.id))) for t in tables]
@@ -516,7 +508,7 @@ def import_circle():
             return redirect(url_for("circles.show", key=key), 303)
         except BadImport as e:
             message = str(e)
-    return render_template("circle_import.html", message=message), 400 if message else 200
+    return render_template("circle/import.html", message=message), 400 if message else 200
 
 
 @bp.post("/c/<key>/pot/rule")

@@ -112,7 +112,7 @@ def _classes(game_id: str, rules: str, language: str) -> tuple:
 
 
 def url(table) -> str:
-    """Return the address a table page's new-hand form fetches the aid's classes and cards from (_count_aid.html).
+    """Return the address a table page's new-hand form fetches the aid's classes and cards from (count/_count-aid.html).
 
     No table's key is in it: they are the same for every table of the game and house rules. Its `v` is a
     digest of what it holds, in this language, so the browser and the worker keep it for a year, and a new
@@ -137,7 +137,7 @@ def _json(rules: dict) -> str:
 def _fragment(game_id: str, rules: str, language: str) -> tuple[str, str]:
     game = get_game(game_id)
     table = SimpleNamespace(game=game_id, rules=json.loads(rules))  # all the fragment reads of a table
-    html = render_template("_count_aid.html", game=game, table=table, aid=start(game, table, MultiDict()))
+    html = render_template("count/_count-aid.html", game=game, table=table, aid=start(game, table, MultiDict()))
     return html, hashlib.sha256(html.encode()).hexdigest()[:12]
 
 

@@ -31,7 +31,7 @@ def count(game_id):
     """Tap cards into the pile; each tap recounts it."""
     game = load_game(game_id)
     if not game.counts_cards:
-        return render_template("count_tricks.html", game=game, games=counting_games())
+        return render_template("count/tricks.html", game=game, games=counting_games())
     rules, rule_error = form_rules(game)
     picked = request.form.getlist("card") if request.method == "POST" else []
     result, error, checked = None, None, set()
@@ -44,8 +44,8 @@ def count(game_id):
         checked = {c for c in picked if c in game.deck}
     context = dict(game=game, rules=rules, rule_error=rule_error, result=result, error=error)
     if request.headers.get("HX-Target") == "result":
-        return render_template("_count_result.html", **context)
-    return render_template("count.html", mode="tap", games=counting_games(), sections=deck_sections(game, rules),
+        return render_template("count/_result.html", **context)
+    return render_template("count/tap.html", mode="tap", games=counting_games(), sections=deck_sections(game, rules),
                            checked=checked, **context)
 
 
@@ -79,8 +79,8 @@ def count_classes(game_id):
     context = dict(game=game, rules=rules, rule_error=rule_error, rows=rows, errors=errors, result=result,
                    error=None)
     if request.headers.get("HX-Target") == "classes":
-        return render_template("_count_classes.html", **context)
-    return render_template("count_classes.html", mode="classes", games=counting_games(), **context)
+        return render_template("count/_classes.html", **context)
+    return render_template("count/classes.html", mode="classes", games=counting_games(), **context)
 
 
 @bp.route("/count/<game_id>/groups", methods=["GET", "POST"])
@@ -145,8 +145,8 @@ def count_groups(game_id):
                    current=current, checked=set(current), disabled=set(in_groups), total=total, pile=pile,
                    now=now, short=short, error=error, sections=deck_sections(game, rules))
     if request.headers.get("HX-Target") == "grouping":
-        return render_template("_count_groups.html", **context)
-    return render_template("count_groups.html", mode="groups", games=counting_games(), **context)
+        return render_template("count/_grouping.html", **context)
+    return render_template("count/groups.html", mode="groups", games=counting_games(), **context)
 
 
 def load_game(game_id: str, counting_only: bool = False):

@@ -68,4 +68,4 @@ def import_table():
             return redirect(url_for("tables.show", table_id=table.id), 303)
         except BadImport as e:
             message = str(e)
-    return render_template("table_import.html", message=message)
+    return render_template("table/import.html", message=message)

@@ -15,13 +15,13 @@ MAX_LIST_URL = 2900  # characters: what a QR code of medium correction holds (ve
 
 @bp.get("/")
 def home():
-    return render_template("home.html", games=all_games().values())
+    return render_template("app/home.html", games=all_games().values())
 
 
 @bp.get("/take")
 def take():
     """Another phone's list arrives here, in the address's #fragment (static/phone_list.js reads it on the phone)."""
-    return render_template("take.html")
+    return render_template("app/take.html")
 
 
 @bp.post("/qr")

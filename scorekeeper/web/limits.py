@@ -20,20 +20,10 @@ from flask_limiter.util import get_remote_address
 LIMITED_POSTS = {"setup.new_table": "RATELIMIT_TABLES", "exports.import_table": "RATELIMIT_IMPORTS"}
 
 
-def _flag(value) -> bool:
-    """Read an on/off setting that may come from the environment as text ("0", "false", "off")."""
-    if isinstance(value, str):
-        return value.strip().lower() not in ("", "0", "false", "no", "off")
-    return bool(value)
-
-
 def install(app: Flask, api: Blueprint, exempt: Blueprint) -> Limiter:
     """Attach a limiter of its own to this app (each app counts alone) and limit the endpoints above: the `api`
     blueprint shares one limit, and `exempt` (the health checks) has none."""
 
-    app.config["RATELIMIT_ENABLED"] = _flag(app.config.get("RATELIMIT_ENABLED", True))
-    for key in ("MAX_HANDS", "MAX_URL", "MAX_CONTENT_LENGTH", "MAX_FORM_SIZE"):
-        app.config[key] = int(app.config[key])  # the environment gives text
     # ProxyFix (PROXY_FIX) has already put the client's own address in remote_addr behind a proxy
     limiter = Limiter(get_remote_address, app=app, storage_uri=app.config["RATELIMIT_STORAGE_URI"],
                       key_prefix="scorekeeper")

@@ -36,7 +36,7 @@ def hashed(endpoint, values):
 
 @bp.get("/offline-words.js")
 def words():
-    """static/offline.js's texts (_offline_words.html): the same on every page in a language, so they come once
+    """static/offline.js's texts (app/_offline_words.html): the same on every page in a language, so they come once
     and are kept a year (and by the worker, like a file) under the digest of what they say."""
     body, current = words_script(locale_id())
     return kept_by_digest(Response(body, mimetype="text/javascript"), current)
@@ -87,7 +87,7 @@ def manifest():
 
 @bp.get("/offline")
 def offline():
-    return render_template("offline.html")
+    return render_template("app/offline.html")
 
 
 @bp.get("/csrf")

@@ -20,7 +20,7 @@ bp = Blueprint("rules", __name__)
 
 @bp.get("/rules")
 def index():
-    return render_template("rules_index.html", games=list(all_games().values()))
+    return render_template("rules/index.html", games=list(all_games().values()))
 
 
 @bp.get("/rules/<game>")
@@ -35,7 +35,7 @@ def game_page(game):
         current_app.logger.exception("score() failed on the rules page's example for %s", found.id)
         engine = None
     return render_template(
-        [f"rules_{found.id}.html", "rules.html"],
+        [f"rules/{found.id}.html", "rules/game.html"],
         game=found,
         suits=deck_suits(found),
         trumps=sum(1 for c in found.deck if C.is_trump(c)),

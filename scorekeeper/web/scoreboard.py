@@ -1,7 +1,7 @@
 """The live scoreboard: the one module that knows how a table's evening reaches every phone.
 
-- The regions. Each is one partial whose root element has that id; the answers (_board.html, with its rows-only
-  switch, and _saved.html) render them, and htmx swaps each by id (hx-select-oob). The lists are declared here once,
+- The regions. Each is one partial whose root element has that id; the answers (table/_board.html, with its rows-only
+  switch, and table/_saved.html) render them, and htmx swaps each by id (hx-select-oob). The lists are declared here once,
   and the templates write their hx-select-oob from them (a region added is one partial and one name here).
 - The kept evenings: one engine.evening.Evening per table and version, built once and extended by the hands a Save
   adds (a kept evening holds no words: every language shows the same one).
@@ -11,16 +11,14 @@
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict
-
-from flask import Response, current_app, g, make_response, request, session
+from flask import Response, g, make_response, request, session
 
 from .. import store
 from ..engine import evening
 from ..engine.evening import Evening, Setup
 from . import l10n
 from .access import role
+from .kept import ByVersion, of_app
 from .parse import digits
 from .assets import build, release
 
@@ -38,34 +36,11 @@ def select_oob(kind: str) -> str:
 # ---- the kept evenings ----
 
 ROWS_KEPT = 20_000  # hands kept in evenings per app process, all tables together (a few MB per thousand hands)
-_KEEPING = threading.Lock()
 
 
-class _Kept:
-    """The evenings an app keeps, (version, table, evening) by table id, least recently used first, and the rows
-    they hold together: counted as evenings are kept and dropped (a kept evening never changes), not summed on
-    every request. Used under _KEEPING."""
-
-    def __init__(self):
-        self.boards: OrderedDict = OrderedDict()
-        self.rows = 0
-
-    def get(self, key):
-        """Return (version, table, evening) kept under key, now the most recently used, or None."""
-        found = self.boards.get(key)
-        if found is not None:
-            self.boards.move_to_end(key)
-        return found
-
-    def keep(self, key, table, e: Evening) -> None:
-        """Keep an evening, in place of the key's older one; then drop the least recently used past ROWS_KEPT."""
-        old = self.boards.get(key)
-        self.rows += len(e.rows) - (len(old[2].rows) if old is not None else 0)
-        self.boards[key] = (table.version, table, e)
-        self.boards.move_to_end(key)
-        while len(self.boards) > 1 and self.rows > ROWS_KEPT:
-            _key, (_version, _table, gone) = self.boards.popitem(last=False)
-            self.rows -= len(gone.rows)
+def _kept() -> ByVersion:
+    """This app's evenings: (table, evening) per table id and version, bounded by the hands they hold."""
+    return of_app("boards", ROWS_KEPT, weight=lambda kept: len(kept[1].rows))
 
 
 def added_since(table_id: str, since: int, now_at: int):
@@ -88,9 +63,7 @@ def written(table_id: str, since: int, now_at: int, added: list) -> None:
 def kept_version(table) -> int | None:
     """Return the version of the evening kept for this table, if one is kept: a Save asks its write for the hands
     added since (store.save_hand's `since`), so that the evening catches up on them without reading them apart."""
-    with _KEEPING:
-        kept = current_app.extensions.get("boards")
-        found = kept.boards.get(table.id) if kept is not None else None
+    found = _kept().get(table.id)
     return found[0] if found is not None else None
 
 
@@ -103,16 +76,15 @@ def current(table) -> tuple[object, Evening]:
     is dropped. Bounded by the hands the kept evenings hold; a lock keeps a worker's threads from tripping.
     """
     version = table.version
-    with _KEEPING:
-        kept = current_app.extensions.setdefault("boards", _Kept())
-        found = kept.get(table.id)
-        if found is not None and found[0] == version:
-            return found[1], found[2]
+    kept = _kept()
+    found = kept.get(table.id)
+    if found is not None and found[0] == version:
+        return found[1]
     e = None
     if found is not None and found[0] < version:
         # hands only added since the kept evening (the changes log says so): score just those onto it
         now_at, added = added_since(table.id, found[0], version)
-        kept_e = found[2]
+        kept_e = found[1][1]
         if added and now_at == version and kept_e.rows and added[0].number > kept_e.rows[-1].hand.number:
             e = evening.extend(kept_e, Setup.of(table), added)
     if e is None:
@@ -125,10 +97,7 @@ def current(table) -> tuple[object, Evening]:
             table = store.get_table(table.id)
             at, hands = store.hands_at(table.id)
         e = evening.build(Setup.of(table), hands, evening.latest(len(hands)))
-    with _KEEPING:
-        newer = kept.boards.get(table.id)
-        if newer is None or newer[0] <= table.version:  # an evening another thread kept meanwhile may be newer
-            kept.keep(table.id, table, e)
+    kept.keep(table.id, table.version, (table, e))  # (unless another thread kept a newer one meanwhile)
     return table, e
 
 

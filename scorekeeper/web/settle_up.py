@@ -36,7 +36,7 @@ def show(table_id):
         marks[(p.payer, p.payee, p.amount)] = marks.get((p.payer, p.payee, p.amount), 0) + 1
     watch = external("live.view", table_id=store.share_links(table.id)[store.VIEWER])
     text = said.settle_text(_(game.name), table.created_at, remaining.transfers, table.currency, e.money, watch)
-    return render_template("table_settle.html", table=table, game=game, b=e, s=settle.settle(e.money, table.currency),
+    return render_template("table/settle.html", table=table, game=game, b=e, s=settle.settle(e.money, table.currency),
                            share_text=text,
                            remaining=remaining, paid=paid, marks=marks, bank=settle.BANK, token=new_token(),
                            coin=settle.COINS.get(table.currency, 1),

@@ -18,7 +18,7 @@ def share(table_id):
     if role() != store.VIEWER:
         shown.append((store.SCORER, external("tables.show", table_id=keys[store.SCORER])))
     rotate = url_for("share.rotate", table_id=table.id) if role() == store.CREATOR else None
-    return render_template("table_share.html", table=table, game=game, links=shown, rotate=rotate,
+    return render_template("table/share.html", table=table, game=game, links=shown, rotate=rotate,
                            rotated=request.args.get("rotated") == "1")
 
 

@@ -77,10 +77,7 @@ def install(app: Flask) -> None:
     """Attach the proxy setting, session cookie, headers, error handlers and template globals to the app."""
     # Trust X-Forwarded-For/-Proto/-Host only from the number of proxies configured (PROXY_FIX, default
     # 0): without a proxy in front, anyone could send them and pass for HTTPS or another host.
-    hops = str(app.config.get("PROXY_FIX") or 0).strip()
-    if not hops.isdigit():  # a typo must stop the start, not silently trust nothing (or everything)
-        raise ValueError(f"PROXY_FIX must be the number of proxies in front (0, 1, ...), not {hops!r}")
-    hops = int(hops)
+    hops = app.config["PROXY_FIX"]  # a number (create_app read it)
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
     app.session_interface = SessionCookie()
@@ -128,7 +125,7 @@ def install(app: Flask) -> None:
         if wants_json():
             return jsonify({"error": {"code": code, "message": message}}), status
         posted = request.form if resend and request.method == "POST" and request.form else None
-        return render_template("error.html", status=status, message=message, posted=posted), status
+        return render_template("app/error.html", status=status, message=message, posted=posted), status
 
     @app.errorhandler(404)
     def not_found(e):

@@ -26,7 +26,7 @@ bp = Blueprint("setup", __name__)
 
 @bp.get("/tables/new")
 def choose_game():
-    return render_template("table_games.html", games=all_games().values())
+    return render_template("table/games.html", games=all_games().values())
 
 
 @bp.route("/tables/new/<game_id>", methods=["GET", "POST"])
@@ -44,7 +44,7 @@ def new_table(game_id):
             if circle is not None and circle.active and circle.role == store.SCORER:
                 circles.join_circle(table.id, circle.id)
             return redirect(url_for("tables.show", table_id=table.id), 303)
-    return render_template("table_new.html", game=game, form=form)
+    return render_template("table/new.html", game=game, form=form)
 
 
 def rules_form(game, rules: dict, formdata=None):
@@ -98,7 +98,7 @@ def change(table_id):
                 values = {f"name{i}": p for i, p in enumerate(table.players)}
                 values["stake"] = f"{table.stake // 100}.{table.stake % 100:02d}"
                 form = rules_form(game, table.rules)
-    return render_template("table_setup.html", table=table, game=game, values=values, errors=errors,
+    return render_template("table/setup.html", table=table, game=game, values=values, errors=errors,
                            rules=form, fixed=fixed, token=new_token(), max_name=MAX_NAME)
 
 

@@ -49,7 +49,7 @@ def page(table, game, form, status=200, message=None, preview=None, engine_error
     message = message or next(iter(get_flashed_messages(category_filter=["message"])), None)
     table, b = scoreboard.current(table)  # the table the evening shows (newer if saved since it was read)
     deleted = next(iter(get_flashed_messages(category_filter=["deleted"])), None)
-    return render_template("table.html", table=table, game=game, form=form, b=b,
+    return render_template("table/page.html", table=table, game=game, form=form, b=b,
                            last=store.last_change(table.id), message=message, preview=preview,
                            engine_error=engine_error, said=said(b), deleted=deleted and int(deleted),
                            aid=aid or count_aid.start(game, table, request.form)), status
@@ -103,7 +103,7 @@ def saved(table_id, game, written: store.Added, aid_used: bool, since: int | Non
     said_line = saying(row, "saved") if row is not None else None
     form = next_form(table, game, b) if aid_used else None
     response = make_response(render_template(
-        "_saved.html", table=table, game=game, b=b, form=form, number=None, send_form=aid_used,
+        "table/_saved.html", table=table, game=game, b=b, form=form, number=None, send_form=aid_used,
         aid=count_aid.start(game, table, MultiDict()) if aid_used else None, last=last,
         said=said_line, added=added, preview=None, engine_error=None))
     if not aid_used:
@@ -163,7 +163,7 @@ def add(table_id):
                 engine_error = _("This table already holds %(n)s hands, the most one table can keep. Export it "
                                  "and open a new table for the rest of the evening.", n=format_number(limit))
     if form_only():
-        answer = render_template("_hand_form.html", table=table, game=game, form=form, number=None,
+        answer = render_template("table/_hand-form.html", table=table, game=game, form=form, number=None,
                                  preview=preview, engine_error=engine_error, aid=aid)
     else:
         answer = page(table, game, form, preview=preview, engine_error=engine_error, aid=aid)
@@ -189,7 +189,7 @@ def preview(table_id):
     form = hand_form.posted_form(game, table, request.form)
     aid = count_aid.start(game, table, request.form)
     facts = hand_form.read(form) if count_aid.before_save(form, game, table, request.form, aid) else None
-    return render_template("_preview.html", preview=words.preview(table, facts) if facts is not None else None,
+    return render_template("table/_preview.html", preview=words.preview(table, facts) if facts is not None else None,
                            tally=count_aid.tally(aid))
 
 
@@ -261,9 +261,9 @@ def edit(table_id, number):
     context = dict(table=table, game=game, form=form, number=number, preview=preview, engine_error=engine_error,
                    aid=aid)
     if form_only():
-        answer = render_template("_hand_form.html", **context)
+        answer = render_template("table/_hand-form.html", **context)
     else:
-        answer = render_template("table_edit.html", message=message, **context)
+        answer = render_template("table/edit.html", message=message, **context)
     return refused(answer, form, engine_error, message) if request.method == "POST" and not done else answer
 
 
@@ -274,7 +274,7 @@ def delete(table_id, number):
     try:
         # the version the Delete button was shown with: a hand changed since on another phone is not deleted
         store.delete_hand(table.id, number, token, digits(request.form.get("version")))
-        # said where the hand was, with Undo, and the page opens there (_hands.html's #deleted)
+        # said where the hand was, with Undo, and the page opens there (table/_hands.html's #deleted)
         flash(str(number), "deleted")
         return redirect(url_for("tables.show", table_id=table.id, _anchor="deleted"), 303)
     except store.NotFound:
@@ -314,7 +314,7 @@ def how(table_id, number):
         lines = [say(e)]
     except evening.DAMAGED:
         lines = [say(evening.DAMAGED_FACTS)]
-    return render_template("_how.html", lines=lines)
+    return render_template("table/_how.html", lines=lines)
 
 
 @bp.get("/t/<table_id>/history")
@@ -326,4 +326,4 @@ def history(table_id):
     before = digits(request.args.get("before"))
     end = len(hands) if before is None else min(before, len(hands))
     b = evening.build(Setup.of(table), hands, range(max(0, end - HISTORY_PAGE), end))
-    return render_template("table_history.html", table=table, game=game, b=b, rows=b.page(HISTORY_PAGE, end))
+    return render_template("table/history.html", table=table, game=game, b=b, rows=b.page(HISTORY_PAGE, end))

@@ -16,7 +16,7 @@ bp = Blueprint("live", __name__)
 def view(table_id):
     """The watch page: the scoreboard without the hand form."""
     table, _game = load(table_id)
-    return answer_page(table, lambda: render_template("table_view.html", read_only=True, **parts(table)))
+    return answer_page(table, lambda: render_template("table/view.html", read_only=True, **parts(table)))
 
 
 @bp.get("/t/<table_id>/board", endpoint="board")
@@ -39,9 +39,9 @@ def board_region(table_id):
     else:
         shown_parts = parts(load(table_id)[0])
         table = shown_parts["table"]
-        # only hands added since the phone's version: their rows alone, on top of its list (_board.html's switch)
+        # only hands added since the phone's version: their rows alone, on top of its list (table/_board.html's switch)
         count = only_added(table, shown_parts["b"], shown) if added else None
-        response = Response(render_template("_board.html", added=count, **shown_parts))
+        response = Response(render_template("table/_board.html", added=count, **shown_parts))
         version = table.version
     response.set_etag(etag(version))
     response.headers["Cache-Control"] = "no-store"  # the poll sends If-None-Match itself; no browser cache
@@ -52,4 +52,4 @@ def board_region(table_id):
 @viewer_ok
 def numbers(table_id):
     """Answer the evening in numbers being opened: its region, from the evening of the table as it is now."""
-    return render_template("_numbers_body.html", **parts(load(table_id)[0]))
+    return render_template("table/_numbers-body.html", **parts(load(table_id)[0]))
