@@ -362,6 +362,55 @@ def test_a_viewers_page_makes_no_session_so_its_polls_carry_no_cookie(client, ap
     assert poll.status_code == 200 and "Set-Cookie" not in poll.headers
 
 
+def test_nothing_a_watchers_phone_fetches_sets_a_cookie(client, app):
+    """Issue 29, item 4: a watcher never posts, so nothing gives its phone a session: the watch page, what the
+    service worker fetches at install (the app's files and the offline page), the manifest, the offline texts,
+    the polls (changed and idle), the numbers, and the pages the watch page links to (settle up, older hands,
+    share), so each poll sends no cookie. The creator's table page still makes one: its forms need it (CSRF)."""
+    url = open_table(client)
+    for k in range(25):  # more than a page of hands (evening.PAGE, 20): the watch page links to older ones
+        client.post(url + "/hands", data=hand(30 + k, f"w{k}"))
+    viewer, _scorer = share(client, url)
+    phone = app.test_client(use_cookies=False)  # each answer on its own: a cookie set anywhere is seen
+    poll = viewer.replace("/v/", "/t/") + "/board"
+    page = phone.get(viewer)
+    with app.test_request_context():
+        from scorekeeper.web.assets import build
+        worker = build()
+    linked = re.findall(r'(?:href|src)="(/[^"]+)"', page.get_data(as_text=True))
+    assert any("/settle" in u for u in linked) and any("/history" in u for u in linked)
+    fetched = [page]
+    for path in [*linked, *worker["assets"], worker["offline"], "/sw.js", "/manifest.webmanifest",
+                 viewer.replace("/v/", "/t/") + "/numbers", viewer.replace("/v/", "/t/") + "/share"]:
+        path = path.replace("&amp;", "&")
+        if "lang=" in path or not path.startswith(("/t/", "/v/", "/static/", "/offline", "/sw.js", "/manifest")):
+            continue  # choosing a language sets its own cookie (asked for); home and the rest are no watcher's
+        fetched.append(phone.get(path))
+        assert fetched[-1].status_code == 200, path
+    changed = phone.get(poll)
+    idle = phone.get(poll, headers={"If-None-Match": changed.headers["ETag"]})
+    assert (changed.status_code, idle.status_code) == (200, 304)
+    assert [r.request.path for r in [*fetched, changed, idle] if "Set-Cookie" in r.headers] == []
+    assert "Set-Cookie" in phone.get(url).headers  # the creator's page: its forms need the session
+
+
+def test_an_idle_poll_reads_the_database_once(client, app):
+    """Issue 29, item 4: the table read with the key (web/access.py) has the version a poll compares with, so an
+    idle poll (304) runs one statement; a changed one reads what changed too."""
+    from sqlalchemy import event
+    url = open_table(client)
+    viewer, _scorer = share(client, url)
+    poll = viewer.replace("/v/", "/t/") + "/board"
+    tag = client.get(poll).headers["ETag"]
+    seen = []
+    event.listen(app.extensions["store"], "before_cursor_execute",
+                 lambda conn, cursor, statement, *rest: seen.append(statement.split()[0]))
+    assert client.get(poll, headers={"If-None-Match": tag}).status_code == 304
+    assert seen == ["SELECT"]
+    client.post(url + "/hands", data=hand(40, "t1"))
+    assert client.get(poll, headers={"If-None-Match": tag}).status_code == 200  # the same tag, now a change
+
+
 def test_a_watcher_gets_the_whole_list_when_the_added_hand_follows_a_change_of_the_table(client, app):
     """The page said "From hand 2: stake …" above the list; hand 2 carries the change itself: the pending line
     must go, so the whole list comes, not just the new row."""

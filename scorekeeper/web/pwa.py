@@ -87,7 +87,9 @@ def manifest():
 
 @bp.get("/offline")
 def offline():
-    return render_template("app/offline.html")
+    """The page the service worker shows offline for an address this phone never opened, fetched at its install on
+    every phone (a watcher's too): it changes nothing, so it makes no session (no cookie)."""
+    return render_template("app/offline.html", read_only=True)
 
 
 @bp.get("/csrf")

@@ -2,9 +2,8 @@
 evening in numbers opened (the views; the protocol they speak is web/scoreboard.py's)."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, render_template
+from flask import Blueprint, Response, render_template
 
-from .. import store
 from .access import load, polled, viewer_ok
 from .scoreboard import shown_version, answer_page, etag, only_added, parts
 
@@ -23,27 +22,21 @@ def view(table_id):
 @viewer_ok
 @polled
 def board_region(table_id):
-    """Answer the scoreboard poll: 304 while the table's version is unchanged, else the new regions."""
+    """Answer the scoreboard poll: 304 while the table's version is unchanged, else the new regions.
+
+    An idle poll reads the database once: the table, read with the key (web/access.py), has the version to compare.
+    """
+    table, _game = load(table_id)
     shown = shown_version()
-    if shown is not None:
-        version, added = store.added_since(table_id, shown)
-        if version is None:
-            abort(404)
-    else:
-        try:
-            version, added = store.table_version(table_id), None
-        except store.NotFound:
-            abort(404)
-    if shown == version:
+    if shown == table.version:
         response = Response(status=304)
     else:
-        shown_parts = parts(load(table_id)[0])
+        shown_parts = parts(table)
         table = shown_parts["table"]
         # only hands added since the phone's version: their rows alone, on top of its list (table/_board.html's switch)
-        count = only_added(table, shown_parts["b"], shown) if added else None
+        count = only_added(table, shown_parts["b"], shown)
         response = Response(render_template("table/_board.html", added=count, **shown_parts))
-        version = table.version
-    response.set_etag(etag(version))
+    response.set_etag(etag(table.version))
     response.headers["Cache-Control"] = "no-store"  # the poll sends If-None-Match itself; no browser cache
     return response
 
