@@ -111,13 +111,18 @@ def run(make_app, chosen: Settings, proxied: bool = False) -> int:
 
 
 def _app(chosen: Settings):
-    """Open the app with the settings the pages need (the LAN address and its QR come from HOST and PORT)."""
+    """Open the app with the settings the pages need (the LAN address and its QR come from HOST and PORT), warmed:
+    what its first requests would do once is done now (web/startup.py). In the process that serves it, and first in
+    gunicorn's master, whose work its workers inherit."""
     from . import create_app
     from .store.db import Unusable
+    from .web.startup import warm
     try:
-        return create_app({"SERVE_HOST": chosen.host, "SERVE_PORT": str(chosen.port)})
+        app = create_app({"SERVE_HOST": chosen.host, "SERVE_PORT": str(chosen.port)})
     except Unusable as e:
         raise Refused(str(e)) from None
+    warm(app)
+    return app
 
 
 def _waitress(app, chosen: Settings) -> int:

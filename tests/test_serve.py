@@ -236,3 +236,31 @@ def test_a_request_after_a_refused_large_upload_is_answered_on_the_same_connecti
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)
+
+
+def test_the_served_app_is_warmed_before_its_first_request(tmp_path, monkeypatch, sqlite_url):
+    """Issue 29, item 6: the app serve opens has done what a new release's first requests used to wait for (every
+    template loaded, every script and style sheet compressed): after it, a table's page, a Save, a poll, the count
+    and home pages and the app's files are answered without reading a template's source or compressing a file."""
+    from scorekeeper import serve as serving
+    from scorekeeper.web import precompressed
+    monkeypatch.setattr(precompressed, "_kept", {})  # nothing compressed by an earlier test in this process
+    monkeypatch.setenv("DATABASE_URL", sqlite_url())
+    monkeypatch.setenv("INSTANCE_PATH", str(tmp_path))
+    monkeypatch.setenv("SECRET_KEY", "warm")
+    app = serving._app(settings({}, ["--server", "gunicorn"], "linux"))
+    app.config["WTF_CSRF_ENABLED"] = False
+
+    def never(*args, **kwargs):
+        raise AssertionError("done on a request, not at the start")
+    monkeypatch.setattr(app.jinja_env.loader, "get_source", never)  # a template not loaded yet would be read
+    monkeypatch.setattr(precompressed, "encodings", never)
+    phone = app.test_client()
+    opened = phone.post("/tables/new/troccas", data=TROCCAS)
+    table = opened.headers["Location"]
+    assert phone.get(table, headers={"Accept-Language": "de-CH"}).status_code == 200
+    assert phone.post(table + "/hands", data={"partner": "Cla", "side": "first", "points": "40", "token": "w1"},
+                      headers={"HX-Request": "true", "HX-Target": "hand-form"}).status_code == 200
+    assert phone.get(table + "/board").status_code == 200
+    for path in ("/", "/count/troccas", "/offline", "/sw.js", "/static/app.css", "/static/vendor/htmx-2.0.11.min.js"):
+        assert phone.get(path, headers={"Accept-Encoding": "br"}).status_code == 200, path

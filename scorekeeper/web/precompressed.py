@@ -105,16 +105,34 @@ def digest(filename: str) -> str | None:
     return known[1]
 
 
+def _file(filename: str):
+    """Return (path, version, read) of a script or a style sheet in static/, or None for anything else."""
+    path = safe_join(current_app.static_folder, filename) if filename and Path(filename).suffix in TYPES else None
+    version = digest(filename) if path and Path(path).is_file() else None
+    if version is None:
+        return None
+    return path, version, lambda: minify(filename, Path(path).read_bytes())
+
+
+def keep_all() -> None:
+    """Minify and compress every script and style sheet in static/ now (web/startup.py: as the server starts), not
+    on the first phone's request."""
+    folder = Path(current_app.static_folder)
+    for f in sorted(folder.rglob("*")):
+        found = _file(f.relative_to(folder).as_posix())
+        if found is not None:
+            kept(*found)
+
+
 def install(app: Flask) -> None:
     """Serve static/'s scripts and style sheets from the kept, minified and compressed copies."""
     plain = app.view_functions["static"]
 
     def static(filename: str):
-        mimetype = TYPES.get(Path(filename).suffix)
-        path = safe_join(current_app.static_folder, filename) if mimetype else None
-        version = digest(filename) if path and Path(path).is_file() else None
-        if version is None:  # not a script or a style sheet, or no such file
+        found = _file(filename)
+        if found is None:  # not a script or a style sheet, or no such file
             return plain(filename=filename)
-        return answer(path, version, lambda: minify(filename, Path(path).read_bytes()), mimetype)
+        path, version, read = found
+        return answer(path, version, read, TYPES[Path(filename).suffix])
 
     app.view_functions["static"] = static

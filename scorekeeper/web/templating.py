@@ -6,6 +6,7 @@ answer renders a dozen partials). The one exception is the language of this requ
 from __future__ import annotations
 
 from flask_babel import format_datetime, get_locale
+from jinja2 import BytecodeCache
 
 from ..engine import evening
 from . import count_aid, hand_form, l10n
@@ -22,7 +23,30 @@ from .site import lang_url
 from .table_form import new_token
 
 
+class Compiled(BytecodeCache):
+    """Each template's compiled code, kept per process for every app it makes, under the template's source (a
+    changed file is compiled again): an app's first use of a template then loads its code, not compile it again
+    (~0.4 s for a table page's). gunicorn's workers inherit what the master compiled (web/startup.py); the tests'
+    apps, one per test, share it. Every app create_app makes compiles a template alike (the same filters and
+    options), so one app's code serves another's."""
+
+    def __init__(self):
+        self._code: dict = {}
+
+    def load_bytecode(self, bucket) -> None:
+        found = self._code.get(bucket.key)
+        if found is not None and found[0] == bucket.checksum:
+            bucket.code = found[1]
+
+    def dump_bytecode(self, bucket) -> None:
+        self._code[bucket.key] = (bucket.checksum, bucket.code)
+
+
+COMPILED = Compiled()
+
+
 def install(app) -> None:
+    app.jinja_env.bytecode_cache = COMPILED
     l10n.install(app)  # _(), gettext() and ngettext() in this request's language
     app.jinja_env.filters.update(say=say, pts=points)  # an engine sentence, and points (53, 40.5), for people
     app.jinja_env.globals.update({
