@@ -1,4 +1,5 @@
 """The languages: every catalogue complete, and pages, numbers, money and API answers in the reader's language."""
+import html
 import re
 from pathlib import Path
 
@@ -500,3 +501,24 @@ def test_a_templates_sentences_fill_in_as_jinjas_own_gettext_does(app):
                 return "<b>1</b>"
         assert render('{{ _("%(n)s!", n=n) }}').render(n=Loud(1)) == "&lt;b&gt;1&lt;/b&gt;!"
         assert render('{{ _("%(s)r!", s="<b>") }}').render() == "&#39;&lt;b&gt;&#39;!"  # Markup's own %r
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_page_says_what_it_is_in_a_description_in_its_language(client, lang):
+    """Issue 29, item 6 (Lighthouse's SEO check): each page has a <meta name="description">, the app's in
+    app/base.html, or the page's own (a game's rules); in the reader's language, as the catalogue says it."""
+    from flask_babel import force_locale, gettext
+
+    table = open_table(client, "troccas", TROCCAS, lang)
+    found = {}
+    for path in ("/", "/rules", "/rules/troggu", "/count/troccas", table, "/offline"):
+        found[path] = [html.unescape(said) for said in re.findall(r'<meta name="description" content="([^"]+)">',
+                                                                   page(client, path, query_string={"lang": lang}))]
+    with client.application.test_request_context(), force_locale(lang):
+        app_said = gettext("The old European tarot games on your phone: count the cards, score each hand, settle "
+                           "the evening, and the whole table can watch.")
+        troggu = gettext("How %(game)s is counted, scored and settled, with the house rules a table can choose.",
+                         game=gettext("Troggu"))
+    assert all(len(said) == 1 for said in found.values()), found
+    assert found["/"] == found[table] == found["/count/troccas"] == found["/offline"] == [app_said]
+    assert found["/rules/troggu"] == [troggu] and found["/rules"] != found["/"]
