@@ -9,10 +9,12 @@ The client is plain asyncio over keep-alive connections, sending the headers a p
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import re
 import secrets
+import shutil
 import statistics
 import tempfile
 import time
@@ -100,6 +102,45 @@ async def open_page(conn: Conn, path: str):
     return cookie, csrf, f'"{etag}"', page
 
 
+async def worker_install(conn: Conn) -> str:
+    """Fetch what the phone's service worker fetches at install besides the app's files (the offline page); return
+    the cookie it set, if any."""
+    status, headers, _body, _s, _r = await conn.request("GET", "/offline", {"User-Agent": UA, "Accept": "text/html",
+                                                                          "Accept-Language": LANGUAGE})
+    assert status == 200, status
+    return headers.get("set-cookie", "").split(";", 1)[0]
+
+
+def idle_polls(port: int, proc, bare, viewer: str, tmp: Path) -> None:
+    """Watching phones while nothing changes: wrk sends the poll a watcher's page sends (the headers a phone's
+    Chromium sends, If-None-Match, any cookie the watch page or the worker's install gave it), answered 304, against
+    the bare Flask app under the same server (bench/server.py against_bare). A phone polls every POLL seconds, so a
+    core answers 1000 / (its CPU ms a poll) x POLL phones."""
+    if not shutil.which("wrk"):
+        print("idle polls: wrk not installed; skipped")
+        return
+
+    async def phone():
+        conn = Conn(port)
+        cookie, csrf, etag, _page = await open_page(conn, viewer)
+        cookie = await worker_install(conn) or cookie
+        headers = {**browser_headers(viewer, cookie, csrf), "If-None-Match": etag}
+        status, *_ = await conn.request("GET", viewer.replace("/v/", "/t/") + "/board", headers)
+        assert status == 304, status
+        return headers
+    headers = asyncio.run(phone())
+    script = tmp / "idle.lua"
+    script.write_text("".join(f"wrk.headers[{json.dumps(k)}] = {json.dumps(v)}\n" for k, v in headers.items()))
+    url = f"http://127.0.0.1:{port}" + viewer.replace("/v/", "/t/") + "/board"
+    ratio = server.against_bare(lambda seconds: server.wrk(url, str(script), seconds, proc), bare.port, bare)
+    print("  " + ratio.said("idle polls, every one a 304 (wrk, 50 connections)", "poll"))
+    app_ms = statistics.median(r["cpu_ms"] for r in ratio.runs)
+    bare_ms = statistics.median(r["cpu_ms"] for r in ratio.bares)
+    print(f"  watching phones per core on idle polls (one every {POLL:.0f} s; 1000 / server CPU ms a poll x {POLL:.0f}):"
+          f" {1000 / app_ms * POLL:.0f} (goal >= 1,000); the bare app's requests at that rate: {1000 / bare_ms * POLL:.0f}"
+          f" per core")
+
+
 async def run(port: int, tables: list, seconds: float) -> dict:
     stats = {"poll": [], "poll304": 0, "poll200": 0, "save": [], "idle_sent": [], "idle_recv": [], "errors": 0,
              "seen": [], "lat304": [], "reconnects": 0}
@@ -120,6 +161,7 @@ async def run(port: int, tables: list, seconds: float) -> dict:
         table = tables[i % TABLES]
         conn = Conn(port)
         cookie, csrf, etag, _page = await open_page(conn, table["viewer"])
+        cookie = await worker_install(conn) or cookie
         headers = browser_headers(table["viewer"], cookie, csrf)
         poll = table["viewer"].replace("/v/", "/t/") + "/board"
         await ready()
@@ -175,6 +217,25 @@ async def run(port: int, tables: list, seconds: float) -> dict:
     return stats
 
 
+def report(s: dict) -> None:
+    requests = len(s["poll"]) + len(s["save"])
+    sent, recv = statistics.mean(s["idle_sent"]), statistics.mean(s["idle_recv"])
+    print(f"{WATCHERS} phones watching {TABLES} tables for {s['elapsed']:.0f} s (scaled down from a minute),"
+          f" a hand every {HAND_EVERY:.0f} s per table; gunicorn 2 workers x 2 threads, SQLite WAL")
+    print(f"  {requests / s['elapsed']:.0f} requests/s: {len(s['poll'])} polls ({s['poll304']} x 304,"
+          f" {s['poll200']} x 200), {len(s['save'])} hands saved, {s['errors']} errors;"
+          f" {s['reconnects']} polls found their keep-alive connection closed (gunicorn's keep-alive, 5 s under serve)")
+    print(f"  poll latency p50 {pct(s['poll'], 50) * 1000:.1f} ms, p99 {pct(s['poll'], 99) * 1000:.1f} ms"
+          f" (the 304s alone: p50 {pct(s['lat304'], 50) * 1000:.1f} ms, p99 {pct(s['lat304'], 99) * 1000:.1f} ms);"
+          f" save p50 {pct(s['save'], 50) * 1000:.1f} ms, p99 {pct(s['save'], 99) * 1000:.1f} ms")
+    print(f"  a saved hand reached the watchers after p50 {pct(s['seen'], 50):.2f} s, p99 {pct(s['seen'], 99):.2f} s,"
+          f" max {max(s['seen'], default=float('nan')):.2f} s ({len(s['seen'])} sightings)")
+    print(f"  bytes per idle poll (304): {recv:.0f} received + {sent:.0f} sent (Chromium-like headers);"
+          f" per idle minute at one poll / {POLL:.0f} s: {60 / POLL * recv / 1000:.1f} KB down +"
+          f" {60 / POLL * sent / 1000:.1f} KB up")
+    print("  a 304 as served: " + "; ".join(f"{k}: {v}" for k, v in s["head304"].items()))
+
+
 def main() -> None:
     seconds = float(os.environ.get("LIVE_BENCH_SECONDS", "30"))
     tmp = Path(tempfile.mkdtemp(prefix="bench-live-"))
@@ -186,26 +247,22 @@ def main() -> None:
             t = store.create_table("troccas", PLAYERS, {}, 1, "CHF", 0)
             keys = store.share_links(t.id)
             tables.append({"id": t.id, "viewer": f"/v/{keys['viewer']}", "scorer": f"/t/{keys['scorer']}"})
+    with app.app_context():
+        quiet = store.create_table("troccas", PLAYERS, {}, 1, "CHF", 0)  # no one scores on it: every poll a 304
+        quiet_viewer = f"/v/{store.share_links(quiet.id)['viewer']}"
     app.extensions["store"].dispose()
     port = server.free_port()
     proc = server.start(tmp, url, "bench", port)
     try:
-        s = asyncio.run(run(port, tables, seconds))
+        report(asyncio.run(run(port, tables, seconds)))
+        bare = server.start(tmp, url, "bench", server.free_port(), app=server.BARE)
+        try:
+            idle_polls(port, proc, bare, quiet_viewer, tmp)
+        finally:
+            server.stop(bare)
     finally:
         server.stop(proc)
-    requests = len(s["poll"]) + len(s["save"])
-    sent, recv = statistics.mean(s["idle_sent"]), statistics.mean(s["idle_recv"])
-    print(f"{WATCHERS} phones watching {TABLES} tables for {s['elapsed']:.0f} s (scaled down from a minute),"
-          f" a hand every {HAND_EVERY:.0f} s per table; gunicorn 2 workers x 2 threads, SQLite WAL")
-    print(f"  {requests / s['elapsed']:.0f} requests/s: {len(s['poll'])} polls ({s['poll304']} x 304,"
-          f" {s['poll200']} x 200), {len(s['save'])} hands saved, {s['errors']} errors;"
-          f" {s['reconnects']} polls found their keep-alive connection closed (gunicorn's 2 s keep-alive)")
-    print(f"  poll latency p50 {pct(s['poll'], 50) * 1000:.1f} ms, p99 {pct(s['poll'], 99) * 1000:.1f} ms"
-          f" (the 304s alone: p50 {pct(s['lat304'], 50) * 1000:.1f} ms, p99 {pct(s['lat304'], 99) * 1000:.1f} ms);"
-          f" save p50 {pct(s['save'], 50) * 1000:.1f} ms, p99 {pct(s['save'], 99) * 1000:.1f} ms")
-    print(f"  a saved hand reached the watchers after p50 {pct(s['seen'], 50):.2f} s, p99 {pct(s['seen'], 99):.2f} s,"
-          f" max {max(s['seen'], default=float('nan')):.2f} s ({len(s['seen'])} sightings)")
-    print(f"  bytes per idle poll (304): {recv:.0f} received + {sent:.0f} sent (Chromium-like headers);"
-          f" per idle minute at one poll / {POLL:.0f} s: {60 / POLL * recv / 1000:.1f} KB down +"
-          f" {60 / POLL * sent / 1000:.1f} KB up")
-    print("  a 304 as served: " + "; ".join(f"{k}: {v}" for k, v in s["head304"].items()))
+
+
+if __name__ == "__main__":
+    main()

@@ -22,7 +22,6 @@ import brotli
 from scorekeeper import create_app, store
 
 from . import server
-from .tables import wrk
 
 SIZES = (10, 100, 1000, 1990)  # the last: its 7 saves reach the 2,000 hands a table may hold (MAX_HANDS)
 RUNS = 7
@@ -117,11 +116,14 @@ def measure(port: int, table_id: str, viewer: str) -> dict:
         fields = form_fields(page)
         board_shown = etag_of(page)  # the version the scorer's page shows: its Save says so (X-Board)
         watcher_cookie, watched = open_page(watcher, f"/v/{viewer}")
+        # what the phone's service worker fetches at install: the offline page (with any cookie it sets)
+        watcher_cookie = open_page(watcher, "/offline")[0] or watcher_cookie
         seen = etag_of(watched)
         board = f"/t/{viewer}/board"
-        # what the page's poll sends (static/offline.js drops htmx's HX-Current-URL and HX-Trigger from it)
+        # what the page's poll sends (static/board.js drops htmx's HX-Current-URL and HX-Trigger from it), with the
+        # cookie the phone was given, if any
         poll = {**CHROME, "Accept": "*/*", "HX-Request": "true", "Referer": f"http://127.0.0.1:{port}/v/{viewer}",
-                **({"Cookie": watcher_cookie} if watcher_cookie else {})}  # a viewer's page makes no session
+                **({"Cookie": watcher_cookie} if watcher_cookie else {})}
         status, head, _b, idle_up, idle_down, _ms = watcher.request("GET", board, {**poll, "If-None-Match": seen})
         assert status == 304, status
         out = {"idle_up": idle_up, "idle_down": idle_down, "up": [], "down": [], "save_ms": [], "poll_up": [],
@@ -177,17 +179,10 @@ end
 """
 
 
-def load(tmp: Path, app, url: str, port: int, proc) -> None:
-    """Saving hands on 50 tables at once through htmx, beside the app's own /api/v1/ping in the same run (the app's
-    cheapest request, not a bare endpoint: bench/serving.py sets saving against a bare Flask app): as phones save
-    (X-Board: only the new hand's row comes back), and the worst case (no X-Board: the whole list).
-
-    This machine's speed drifts by up to 2x over tens of seconds, so saves and the bare endpoint take turns
-    in short slices (ping, save, ping, … ping); each save slice is set against the mean of the pings just
-    before and after it, and the median of those ratios is reported with their range. The server's CPU
-    time per request (its workers' utime + stime over the requests wrk counted) gives the same ratio as
-    the server sees it, steadier than requests per second on a shared machine.
-    """
+def load(tmp: Path, app, port: int, proc, bare) -> None:
+    """Saving hands on 50 tables at once through htmx, against the bare Flask app (bench/bare.py) under the same
+    server, in interleaved slices (bench/server.py against_bare): as phones save (X-Board: only the new hand's row
+    comes back), and the worst case (no X-Board: the whole list)."""
     if not shutil.which("wrk"):
         print("load: wrk not installed; skipped")
         return
@@ -199,46 +194,30 @@ def load(tmp: Path, app, url: str, port: int, proc) -> None:
     cookie = resp.headers["Set-Cookie"].split(";")[0]
     csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
     shown = re.search(r"data-etag='\"v0(\.[^\"]+)\"'", page).group(1)  # "v<version>.<role>.<language>"
-    ping_url = f"http://127.0.0.1:{port}/api/v1/ping"
+    runs = iter(range(1000))
 
     def saves(name, part, board, seconds):
         with app.app_context():  # each phone's page shows its table's version (X-Board) when it saves
             before = [store.get_table(t).version for t in part]
-        script = tmp / f"save_{name}.lua"
+        run = f"{name}{next(runs)}"  # its tokens are its own: a token used before saves nothing
+        script = tmp / f"save_{run}.lua"
         script.write_text("tables = {" + ",".join(f'"{i}"' for i in part) + "}\n"
                           + "versions = {" + ",".join(map(str, before)) + "}\n"
                           + (f"board = '{board}'\n" if board else "board = nil\n")
-                          + f"run = '{name}'\n"  # its tokens are its own: a token used before saves nothing
+                          + f"run = '{run}'\n"
                           + LUA % {"csrf": csrf, "cookie": cookie})
-        result = wrk(f"http://127.0.0.1:{port}/", str(script), seconds, proc)
+        result = server.wrk(f"http://127.0.0.1:{port}/", str(script), seconds, proc)
         with app.app_context():  # every save moves its table's version on by one
             saved = sum(store.get_table(t).version for t in part) - sum(before)
         assert saved >= result["requests"], (name, saved, result["requests"])  # each answer a hand saved
         return result
 
-    def spread(values, digits):
-        return f"{statistics.median(values):.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
-
-    wrk(ping_url, None, 3)  # the workers' first seconds are slow, and the database file grows on the first
-    saves("warm", ids[100:], None, 5)  # saves (later runs are faster): neither is counted
-    slices, seconds = 8, 3  # this machine drifts: 8 slices make the median steadier (4 gave 0.10-0.21 in one run)
+    saves("warm", ids[100:], None, 5)  # the database file grows on the first saves (later ones are faster): not counted
     for name, part, board, what in (
             ("phone", ids[:50], f'"v%d{shown}"', "as phones save (X-Board: the new row comes back)"),
             ("whole", ids[50:100], None, "without X-Board (the whole list comes back)")):
-        pings = [wrk(ping_url, None, seconds, proc)]
-        runs = []
-        for k in range(slices):
-            runs.append(saves(f"{name}{k}", part, board, seconds))
-            pings.append(wrk(ping_url, None, seconds, proc))
-        by_rps = [s["rps"] / ((a["rps"] + b["rps"]) / 2) for s, a, b in zip(runs, pings, pings[1:])]
-        by_cpu = [((a["cpu_ms"] + b["cpu_ms"]) / 2) / s["cpu_ms"] for s, a, b in zip(runs, pings, pings[1:])]
-        print(f"saving hands through htmx on 50 tables at once, {what} (wrk 50 connections; median (range) of"
-              f" {slices} slices of {seconds} s between pings): {spread([s['rps'] for s in runs], 0)} req/s,"
-              f" p50 {spread([s['p50'] for s in runs], 1)} ms, p99 {spread([s['p99'] for s in runs], 1)} ms,"
-              f" {sum(s['bad'] for s in runs)} errors; the app's own /api/v1/ping (not a bare endpoint; against a bare"
-              f" Flask app: bench.serving) {spread([p['rps'] for p in pings], 0)} req/s; saves per ping"
-              f" {spread(by_rps, 3)}; server CPU {spread([s['cpu_ms'] for s in runs], 2)} ms a save,"
-              f" {spread([p['cpu_ms'] for p in pings], 2)} ms a ping: ratio {spread(by_cpu, 3)}")
+        ratio = server.against_bare(lambda seconds: saves(name, part, board, seconds), bare.port, bare)
+        print(ratio.said(f"saving hands through htmx on 50 tables at once, {what} (wrk, 50 connections)", "save"))
 
 
 SWAP_JS = """() => { window.swapped = new Promise(resolve => {
@@ -282,20 +261,23 @@ def main() -> None:
     tables = fill(app, SIZES)
     port = server.free_port()
     proc = server.start(tmp, url, "bench", port)
+    bare = server.start(tmp, url, "bench", server.free_port(), app=server.BARE)
     try:
         for n, (table_id, viewer) in tables.items():
             m = measure(port, table_id, viewer)
             print(f"{n:>5} hands: a Save {m['up']:.0f} B up, {m['down']:.0f} B down (goal <= 2048 each), {m['save_ms']:.1f} ms;"
                   f" the watcher's changed poll {m['poll_up']:.0f} B up, {m['poll_down']:.0f} B down (goal <= 2048),"
                   f" {m['poll_ms']:.1f} ms; end to end {m['save_ms'] + m['poll_ms']:.1f} ms (goal <= 20 at 100)")
-        print(f"an idle poll: {m['idle_up']} B up (goal <= 500), {m['idle_down']} B down")
+        print(f"a watcher's idle poll (a 304, HTTP/1.1, the headers a phone's Chromium sends, with any cookie the watch"
+              f" page or the worker's /offline set): {m['idle_up']} B up (goal <= 500), {m['idle_down']} B down")
         table_id, viewer = tables[1000]
         times = swap_time(port, app, table_id, viewer)
         print(f"a changed poll's swap on a watching phone, 1,000-hand table, Chromium at 4x CPU throttling:"
               f" median {statistics.median(times):.0f} ms, slowest {max(times):.0f} ms of {len(times)} (goal < 100)")
-        load(tmp, app, url, port, proc)
+        load(tmp, app, port, proc, bare)
     finally:
         server.stop(proc)
+        server.stop(bare)
         shutil.rmtree(tmp, ignore_errors=True)
 
 

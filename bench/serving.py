@@ -1,56 +1,40 @@
 """Which server `serve` uses (docs/deploy.md): waitress (the default) and gunicorn, each set up by
 scorekeeper.serve.run with 2 workers x 2 threads (waitress: one process, 4 threads), on SQLite WAL.
 
-For each: saving hands with the plain form post on 50 tables at once (wrk, 50 connections, 10 s), against a
-bare Flask app (bench/bare.py: one route, "ok") under the very same server setup, by requests and by server CPU;
-and a normal Save beside 20 phones that send their requests slowly (half-sent, never finished).
+For each: saving hands with the plain form post (answered 303, as a phone without JS or the offline queue posts;
+the page it loads next not counted) on 50 tables at once (wrk, 50 connections), against the bare Flask app
+(bench/bare.py) under the very same server, in interleaved slices, by requests and by server CPU
+(bench/server.py); and a normal Save beside 20 phones that send their requests slowly (half-sent, never finished).
 """
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import signal
 import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 from scorekeeper import create_app, store
 
-from .server import NO_LIMITS, free_port
-from .tables import LUA, wrk
+from . import server
 
 SERVERS = ("waitress", "gunicorn")
-
-
-def start(kind: str, server: str, tmp: Path, env: dict) -> subprocess.Popen:
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "bench.serve_app", kind, server, str(port)], cwd=tmp,
-                            env={**os.environ, **env, **NO_LIMITS}, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-    proc.port = port
-    end = time.monotonic() + 30
-    while time.monotonic() < end:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
-                return proc
-        except OSError:
-            time.sleep(0.1)
-    stop(proc)
-    raise RuntimeError(f"{kind} under {server} did not start")
-
-
-def stop(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)
-    except ProcessLookupError:
-        pass
-    proc.wait(20)
+LUA = """
+local n = 0
+local counter = 0
+function setup(thread) n = n + 1; thread:set("id", n) end
+request = function()
+  counter = counter + 1
+  local t = tables[(counter %% #tables) + 1]
+  local body = "csrf_token=%(csrf)s&token=" .. run .. "w" .. id .. "-" .. counter .. "&partner=Cla&side=first&points=" .. (counter %% 73)
+  return wrk.format("POST", "/t/" .. t .. "/hands",
+    {["Content-Type"] = "application/x-www-form-urlencoded", ["Cookie"] = "%(cookie)s"}, body)
+end
+"""
 
 
 def slow_save(port: int, table: str, cookie: str, csrf: str, runs: int = 5) -> float | None:
@@ -81,43 +65,40 @@ def slow_save(port: int, table: str, cookie: str, csrf: str, runs: int = 5) -> f
             s.close()
 
 
-def measure(server: str, tmp: Path) -> None:
-    db = tmp / f"{server}.sqlite"
-    env = {"DATABASE_URL": f"sqlite:///{db}", "SECRET_KEY": "bench", "INSTANCE_PATH": str(tmp / server)}
-    app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": env["DATABASE_URL"]})
+def measure(kind: str, tmp: Path) -> None:
+    url = f"sqlite:///{tmp / f'{kind}.sqlite'}"
+    app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": url})
     with app.app_context():
         ids = [store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0).id for _ in range(50)]
-    bare = start("bare", server, tmp, env)
-    try:
-        wrk(f"http://127.0.0.1:{bare.port}/", None, 3)  # warm up
-        before = wrk(f"http://127.0.0.1:{bare.port}/", None, 5, bare)
-    finally:
-        stop(bare)
-    proc = start("scorekeeper", server, tmp, env)
+    app.extensions["store"].dispose()
+    proc = server.start(tmp, url, "bench", server.free_port(), server=kind)
+    bare = server.start(tmp, url, "bench", server.free_port(), app=server.BARE, server=kind)
     try:
         base = f"http://127.0.0.1:{proc.port}"
         resp = urllib.request.urlopen(f"{base}/t/{ids[0]}")
         page = resp.read().decode()
         cookie = resp.headers["Set-Cookie"].split(";")[0]
         csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
-        script = tmp / f"save-{server}.lua"
-        script.write_text("tables = {" + ",".join(f'"{i}"' for i in ids) + "}\n" + LUA % {"csrf": csrf, "cookie": cookie})
-        wrk(base + "/", str(script), 3)  # warm up
-        save = wrk(base + "/", str(script), 10, proc)
+        runs = iter(range(1000))
+
+        def saves(seconds):
+            run = next(runs)  # each run's tokens are its own: a token used before saves nothing (answered all the same)
+            script = tmp / f"save-{kind}-{run}.lua"
+            script.write_text("tables = {" + ",".join(f'"{i}"' for i in ids) + "}\n" + f"run = 'r{run}'\n"
+                              + LUA % {"csrf": csrf, "cookie": cookie})
+            return server.wrk(base + "/", str(script), seconds, proc)
+        warm = saves(3)  # the database file grows on the first saves: not counted
+        ratio = server.against_bare(saves, bare.port, bare)
         beside_slow = slow_save(proc.port, ids[1], cookie, csrf)
     finally:
-        stop(proc)
-    bare_again = start("bare", server, tmp, env)  # the machine drifts: the baseline before and after
-    try:
-        after = wrk(f"http://127.0.0.1:{bare_again.port}/", None, 5, bare_again)
-    finally:
-        stop(bare_again)
-    rps, cpu = (before["rps"] + after["rps"]) / 2, (before["cpu_ms"] + after["cpu_ms"]) / 2
-    print(f"{server}: saving on 50 tables {save['rps']:.0f} req/s (p50 {save['p50']:.1f} ms, p99 {save['p99']:.1f} ms,"
-          f" {save['bad']} errors), {save['cpu_ms']:.2f} ms server CPU a save; the bare Flask app under the same"
-          f" server {before['rps']:.0f} and {after['rps']:.0f} req/s before and after, {cpu:.2f} ms CPU a request;"
-          f" saving runs at {save['rps'] / rps:.3f} x the bare app's rate, {cpu / save['cpu_ms']:.3f} x by CPU;"
-          f" a Save beside 20 half-sent requests: "
+        server.stop(proc)
+        server.stop(bare)
+    with app.app_context():
+        saved = sum(len(store.list_hands(i)) for i in ids)
+    posted = warm["requests"] + sum(r["requests"] for r in ratio.runs) + 5  # and slow_save's 5
+    print(ratio.said(f"{kind}: saving hands with the plain form post on 50 tables at once (wrk, 50 connections;"
+                     f" {saved} hands stored of {posted} posted)", "save"))
+    print(f"{kind}: a Save beside 20 half-sent requests: "
           + (f"{beside_slow:.0f} ms (median of 5)" if beside_slow is not None else "no answer within 10 s"))
 
 
@@ -127,8 +108,8 @@ def main() -> None:
         return
     tmp = Path(tempfile.mkdtemp(prefix="bench-serving-"))
     try:
-        for server in SERVERS:
-            measure(server, tmp)
+        for kind in SERVERS:
+            measure(kind, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

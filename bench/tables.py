@@ -1,22 +1,17 @@
-"""Tables benchmarks: taps per hand (scripted Chromium), page weight, a saved hand's round trip, and
-saving on 50 tables at once under gunicorn with SQLite (wrk), beside the app's own /api/v1/ping (its cheapest
-request, not a bare endpoint: bench/serving.py sets saving against a bare Flask app under the same server)."""
+"""Tables benchmarks: taps per hand (scripted Chromium), page weight, a saved hand's round trip. (Saving on 50
+tables at once, against a bare Flask app under the same server: bench/serving.py and bench/save.py.)"""
 from __future__ import annotations
 
-import os
-import re
 import shutil
-import subprocess
 import tempfile
 import threading
-import urllib.request
 from pathlib import Path
 
 from werkzeug.serving import make_server
 
-from scorekeeper import create_app, store
+from scorekeeper import create_app
 
-from . import CHROMIUM_ARGS, server
+from . import CHROMIUM_ARGS
 
 TROGGU = ["Anna", "Ben", "Cla", "Dumeng", "Zoë"]
 
@@ -132,93 +127,6 @@ def taps_and_weight(base: str) -> None:
         browser.close()
 
 
-LUA = """
-local n = 0
-local counter = 0
-function setup(thread) n = n + 1; thread:set("id", n) end
-request = function()
-  counter = counter + 1
-  local t = tables[(counter %% #tables) + 1]
-  local body = "csrf_token=%(csrf)s&token=w" .. id .. "-" .. counter .. "&partner=Cla&side=first&points=" .. (counter %% 73)
-  return wrk.format("POST", "/t/" .. t .. "/hands",
-    {["Content-Type"] = "application/x-www-form-urlencoded", ["Cookie"] = "%(cookie)s"}, body)
-end
-"""
-
-
-def server_cpu(proc) -> float:
-    """Return the CPU seconds the gunicorn server `proc` and its workers have used so far (Linux /proc)."""
-    total, tick = 0, os.sysconf("SC_CLK_TCK")
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # gone meanwhile
-        pid, ppid = int(stat.parent.name), int(fields[1])
-        if proc.pid in (pid, ppid):
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / tick
-
-
-def wrk(url: str, script: str | None, seconds: int = 10, proc=None) -> dict:
-    """Run wrk with 50 connections; return requests/s, p50 and p99 in ms, and non-2xx/3xx count; with the
-    server's `proc`, also its CPU milliseconds per request (steadier than requests/s on a shared machine)."""
-    cmd = ["wrk", "-t", "2", "-c", "50", "-d", f"{seconds}s", "--latency", "--timeout", "10s"]
-    if script:
-        cmd += ["-s", script]
-    cpu = server_cpu(proc) if proc is not None else None
-    out = subprocess.run(cmd + [url], capture_output=True, text=True, check=True).stdout
-    count = int(re.search(r"(\d+) requests in", out).group(1))
-    cpu_ms = (server_cpu(proc) - cpu) * 1000 / max(count, 1) if proc is not None else None
-
-    def ms(label):
-        m = re.search(rf"{label}%\s+([\d.]+)(us|ms|s)", out)
-        value, unit = float(m.group(1)), m.group(2)
-        return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
-    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), "p50": ms("50"), "p99": ms("99"),
-            "bad": int(bad.group(1)) if bad else 0, "cpu_ms": cpu_ms, "requests": count}
-
-
-def load(tmp: Path) -> None:
-    if not shutil.which("wrk"):
-        print("load: wrk not installed (apt-get install -y --no-install-recommends wrk); skipped")
-        return
-    db = tmp / "load.sqlite"
-    url = f"sqlite:///{db}"
-    app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": url})
-    with app.app_context():
-        ids = [store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0).id for _ in range(50)]
-    port = server.free_port()
-    proc = server.start(tmp, url, "bench", port)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        resp = urllib.request.urlopen(f"{base}/t/{ids[0]}")
-        page = resp.read().decode()
-        cookie = resp.headers["Set-Cookie"].split(";")[0]
-        csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
-        script = tmp / "save.lua"
-        script.write_text("tables = {" + ",".join(f'"{i}"' for i in ids) + "}\n" + LUA % {"csrf": csrf, "cookie": cookie})
-        wrk(base + "/api/v1/ping", None, 3)  # the workers' first seconds are slow: not counted
-        # this machine's speed drifts (up to 2x within a minute): the bare endpoint just before and after
-        before = wrk(base + "/api/v1/ping", None, 5, proc)
-        save = wrk(base + "/", str(script), 10, proc)
-        after = wrk(base + "/api/v1/ping", None, 5, proc)
-        ping_rps, ping_cpu = (before["rps"] + after["rps"]) / 2, (before["cpu_ms"] + after["cpu_ms"]) / 2
-        with app.app_context():
-            saved = sum(len(store.list_hands(i)) for i in ids)
-        print(f"saving hands with the plain form post (answered 303, as a phone without JS or the offline queue posts; the page it loads next not counted) on"
-              f" 50 tables at once (gunicorn 2 workers x 2 threads, SQLite WAL, wrk 50 connections, 10 s):"
-              f" {save['rps']:.0f} req/s, p50 {save['p50']:.1f} ms, p99 {save['p99']:.1f} ms,"
-              f" {saved} hands stored, {save['bad']} errors; server CPU {save['cpu_ms']:.2f} ms a save")
-        print(f"the app's own GET /api/v1/ping (not a bare endpoint: bench.serving has one), same server, just"
-              f" before and after: {before['rps']:.0f} and {after['rps']:.0f} req/s, {ping_cpu:.2f} ms CPU each;"
-              f" saving runs at {save['rps'] / ping_rps:.2f} x the ping's rate ({ping_cpu / save['cpu_ms']:.2f} x by"
-              f" server CPU)")
-    finally:
-        server.stop(proc)
-
-
 def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="bench-tables-"))
     try:
@@ -227,7 +135,6 @@ def main() -> None:
             taps_and_weight(base)
         finally:
             server.shutdown()
-        load(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
