@@ -391,7 +391,11 @@ def test_nothing_a_watchers_phone_fetches_sets_a_cookie(client, app):
     idle = phone.get(poll, headers={"If-None-Match": changed.headers["ETag"]})
     assert (changed.status_code, idle.status_code) == (200, 304)
     assert [r.request.path for r in [*fetched, changed, idle] if "Set-Cookie" in r.headers] == []
-    assert "Set-Cookie" in phone.get(url).headers  # the creator's page: its forms need the session
+    # nor a Referer: a page that never posts sends none (its polls are lighter by the page's address)
+    assert '<meta name="referrer" content="no-referrer">' in page.get_data(as_text=True)
+    scorers = phone.get(url)
+    assert "Set-Cookie" in scorers.headers  # the creator's page: its forms need the session
+    assert 'name="referrer"' not in scorers.get_data(as_text=True)  # and its posts a Referer, over HTTPS
 
 
 def test_an_idle_poll_reads_the_database_once(client, app):

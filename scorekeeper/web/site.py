@@ -22,7 +22,8 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 # Why "same-origin" (not "no-referrer"): over HTTPS Flask-WTF's strict check (WTF_CSRF_SSL_STRICT, kept on)
 # refuses a POST without a same-origin Referer, and "no-referrer" made browsers send none, so every form
 # failed. "same-origin" sends the full Referer to this site only and nothing at all to any other origin,
-# so a table's address (/t/<key>, /v/<key>: the key is the only secret) still never leaks to another site.
+# so a table's address (/t/<key>, /v/<key>: the key is the only secret) still never leaks to another site. A page
+# that never posts (a watcher's) says "no-referrer" itself (app/base.html): its polls needn't carry the address.
 REFERRER_POLICY = "same-origin"
 # Pages whose address is a table's key: never stored by the browser or a shared cache (nor any error
 # page answering a guessed key).
