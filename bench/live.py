@@ -73,15 +73,22 @@ class Conn:
         return status, got, data, len(raw), len(head) + len(data)
 
 
-def browser_headers(referer_path: str, cookie: str, csrf: str | None) -> dict:
+def browser_headers(referer_path: str | None, cookie: str, csrf: str | None) -> dict:
     """The headers Chromium sends with the viewer page's poll: no CSRF token on a GET, and no HX-Current-URL or
-    HX-Trigger (static/offline.js drops them); no cookie, as a viewer's page makes no session."""
+    HX-Trigger (static/board.js drops them); the page's address unless the page says no-referrer (`referer_path`
+    None: see referer()); the cookie the phone was given, if any."""
     return {"User-Agent": UA, "Accept": "*/*", "Accept-Encoding": "gzip, deflate, br, zstd",
-            "Accept-Language": LANGUAGE, "HX-Request": "true", "Referer": f"http://127.0.0.1{referer_path}",
+            "Accept-Language": LANGUAGE, "HX-Request": "true",
+            **({"Referer": f"http://127.0.0.1{referer_path}"} if referer_path else {}),
             **({"Cookie": cookie} if cookie else {}),
             "sec-ch-ua": '"Chromium";v="131", "Not_A Brand";v="24"', "sec-ch-ua-mobile": "?1",
             "sec-ch-ua-platform": '"Android"', "Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors",
             "Sec-Fetch-Dest": "empty"}
+
+
+def referer(path: str, page: str) -> str | None:
+    """The Referer a page's requests carry: its address, unless it says no-referrer (as a browser reads it)."""
+    return None if '<meta name="referrer" content="no-referrer">' in page else path
 
 
 def pct(values, p):
@@ -122,9 +129,9 @@ def idle_polls(port: int, proc, bare, viewer: str, tmp: Path) -> None:
 
     async def phone():
         conn = Conn(port)
-        cookie, csrf, etag, _page = await open_page(conn, viewer)
+        cookie, csrf, etag, page = await open_page(conn, viewer)
         cookie = await worker_install(conn) or cookie
-        headers = {**browser_headers(viewer, cookie, csrf), "If-None-Match": etag}
+        headers = {**browser_headers(referer(viewer, page), cookie, csrf), "If-None-Match": etag}
         status, *_ = await conn.request("GET", viewer.replace("/v/", "/t/") + "/board", headers)
         assert status == 304, status
         return headers
@@ -160,9 +167,9 @@ async def run(port: int, tables: list, seconds: float) -> dict:
     async def watcher(i: int):
         table = tables[i % TABLES]
         conn = Conn(port)
-        cookie, csrf, etag, _page = await open_page(conn, table["viewer"])
+        cookie, csrf, etag, page = await open_page(conn, table["viewer"])
         cookie = await worker_install(conn) or cookie
-        headers = browser_headers(table["viewer"], cookie, csrf)
+        headers = browser_headers(referer(table["viewer"], page), cookie, csrf)
         poll = table["viewer"].replace("/v/", "/t/") + "/board"
         await ready()
         await asyncio.sleep(random.uniform(0, POLL))

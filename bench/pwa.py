@@ -43,7 +43,7 @@ class Proxy:
 
     def reset(self):
         with self.lock:
-            self.visit = self.poll = self.requests = self.polls = 0
+            self.visit = self.poll = self.poll_up = self.requests = self.polls = 0
             self.by_path = {}
             self.exchanges = []  # each request and its answer, in the order asked: {"target", "bytes"}
 
@@ -73,6 +73,7 @@ class Proxy:
                             self.exchanges.append(state["exchange"])
                     if state["poll"]:
                         self.poll += len(data)
+                        self.poll_up += len(data) if asking else 0
                     else:
                         self.visit += len(data)
                         path = state.get("path", "?")
@@ -216,6 +217,20 @@ def main() -> None:
             page.wait_for_timeout(10_000)
             idle = proxy.poll / max(proxy.polls, 1)
 
+            # a watcher's phone: the watch link opened, its worker installed, then the board polled while idle
+            with app.app_context():
+                viewer = store.share_links(big.id)[store.VIEWER]
+            watching = browser.new_context(**PHONE)
+            watcher = watching.new_page()
+            watcher.goto(f"{base}/v/{viewer}")
+            watcher.wait_for_function(controlled, timeout=30_000)
+            proxy.settle()
+            proxy.reset()
+            watcher.wait_for_timeout(10_000)
+            watched = (proxy.poll_up / max(proxy.polls, 1), (proxy.poll - proxy.poll_up) / max(proxy.polls, 1),
+                       proxy.polls, [c["name"] for c in watching.cookies()])
+            watching.close()
+
             # three hands entered offline through the form, then the network back
             page.goto(f"{base}/t/{small.id}")
             page.wait_for_function("async (u) => !!(await (await caches.open('sk-pages')).match(u))",
@@ -264,6 +279,9 @@ def main() -> None:
                   f" ({notes[title]})")
             print("      " + ", ".join(f"{short(p)} {kb(n)}" for p, n in v["parts"]))
     print(f"  live board while idle: {idle:.0f} bytes per poll (every 2 s), counted apart")
+    print(f"  a watcher's phone (the watch link opened, its worker installed), the board idle: {watched[0]:.0f} B up"
+          f" (goal <= 500), {watched[1]:.0f} B down per poll, {watched[2]} polls in 10 s; cookies it holds:"
+          f" {', '.join(watched[3]) or 'none'}")
     for name, (n, size) in sorted(kept.items()):
         print(f"  the service worker keeps {name}: {n} entries, {kb(size)} (uncompressed)")
     print(f"  network back -> 3 hands entered offline on the server: {three * 1000:.0f} ms")

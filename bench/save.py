@@ -121,8 +121,10 @@ def measure(port: int, table_id: str, viewer: str) -> dict:
         seen = etag_of(watched)
         board = f"/t/{viewer}/board"
         # what the page's poll sends (static/board.js drops htmx's HX-Current-URL and HX-Trigger from it), with the
-        # cookie the phone was given, if any
-        poll = {**CHROME, "Accept": "*/*", "HX-Request": "true", "Referer": f"http://127.0.0.1:{port}/v/{viewer}",
+        # cookie the phone was given, if any, and the page's address unless the page says no-referrer
+        says_none = '<meta name="referrer" content="no-referrer">' in watched
+        poll = {**CHROME, "Accept": "*/*", "HX-Request": "true",
+                **({} if says_none else {"Referer": f"http://127.0.0.1:{port}/v/{viewer}"}),
                 **({"Cookie": watcher_cookie} if watcher_cookie else {})}
         status, head, _b, idle_up, idle_down, _ms = watcher.request("GET", board, {**poll, "If-None-Match": seen})
         assert status == 304, status
@@ -269,7 +271,7 @@ def main() -> None:
                   f" the watcher's changed poll {m['poll_up']:.0f} B up, {m['poll_down']:.0f} B down (goal <= 2048),"
                   f" {m['poll_ms']:.1f} ms; end to end {m['save_ms'] + m['poll_ms']:.1f} ms (goal <= 20 at 100)")
         print(f"a watcher's idle poll (a 304, HTTP/1.1, the headers a phone's Chromium sends, with any cookie the watch"
-              f" page or the worker's /offline set): {m['idle_up']} B up (goal <= 500), {m['idle_down']} B down")
+              f" page or the worker's /offline set, and a Referer unless the page says no-referrer): {m['idle_up']} B up (goal <= 500), {m['idle_down']} B down")
         table_id, viewer = tables[1000]
         times = swap_time(port, app, table_id, viewer)
         print(f"a changed poll's swap on a watching phone, 1,000-hand table, Chromium at 4x CPU throttling:"
