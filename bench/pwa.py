@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import socket
+import statistics
 import tempfile
 import threading
 import time
@@ -43,7 +44,8 @@ class Proxy:
 
     def reset(self):
         with self.lock:
-            self.visit = self.poll = self.poll_up = self.requests = self.polls = 0
+            self.visit = self.poll = self.requests = self.polls = 0
+            self.polled = []  # each poll: {"up", "down"} bytes
             self.by_path = {}
             self.exchanges = []  # each request and its answer, in the order asked: {"target", "bytes"}
 
@@ -66,14 +68,14 @@ class Proxy:
                         line = data.split(b"\r\n", 1)[0].decode("latin-1")
                         state["poll"] = "/board " in line
                         state["path"] = line.split(" ")[1].split("?")[0]
-                        state["exchange"] = {"target": line.split(" ")[1], "bytes": 0}
+                        state["exchange"] = {"target": line.split(" ")[1], "bytes": 0, "up": 0, "down": 0}
                         self.requests += 1
                         self.polls += state["poll"]
-                        if not state["poll"]:
-                            self.exchanges.append(state["exchange"])
+                        (self.polled if state["poll"] else self.exchanges).append(state["exchange"])
+                    if "exchange" in state:
+                        state["exchange"]["up" if asking else "down"] += len(data)
                     if state["poll"]:
                         self.poll += len(data)
-                        self.poll_up += len(data) if asking else 0
                     else:
                         self.visit += len(data)
                         path = state.get("path", "?")
@@ -112,7 +114,7 @@ def visit(page, proxy: Proxy, url: str, ready=None) -> dict:
     asked, loaded = set(), []
 
     def on_request(request):
-        if not loaded:
+        if not loaded and request.service_worker is None:  # the page's own, not its worker's
             parts = urllib.parse.urlsplit(request.url)
             asked.add(parts.path + ("?" + parts.query if parts.query else ""))
     proxy.reset()
@@ -227,8 +229,10 @@ def main() -> None:
             proxy.settle()
             proxy.reset()
             watcher.wait_for_timeout(10_000)
-            watched = (proxy.poll_up / max(proxy.polls, 1), (proxy.poll - proxy.poll_up) / max(proxy.polls, 1),
-                       proxy.polls, [c["name"] for c in watching.cookies()])
+            with proxy.lock:
+                polled = [p for p in proxy.polled if p["down"]]  # answered
+            watched = (statistics.median(p["up"] for p in polled), statistics.median(p["down"] for p in polled),
+                       len(polled), [c["name"] for c in watching.cookies()])
             watching.close()
 
             # three hands entered offline through the form, then the network back
@@ -280,7 +284,7 @@ def main() -> None:
             print("      " + ", ".join(f"{short(p)} {kb(n)}" for p, n in v["parts"]))
     print(f"  live board while idle: {idle:.0f} bytes per poll (every 2 s), counted apart")
     print(f"  a watcher's phone (the watch link opened, its worker installed), the board idle: {watched[0]:.0f} B up"
-          f" (goal <= 500), {watched[1]:.0f} B down per poll, {watched[2]} polls in 10 s; cookies it holds:"
+          f" (goal <= 500), {watched[1]:.0f} B down a poll (median of {watched[2]} in 10 s); cookies it holds:"
           f" {', '.join(watched[3]) or 'none'}")
     for name, (n, size) in sorted(kept.items()):
         print(f"  the service worker keeps {name}: {n} entries, {kb(size)} (uncompressed)")
