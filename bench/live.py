@@ -73,7 +73,7 @@ class Conn:
 
 def browser_headers(referer_path: str, cookie: str, csrf: str | None) -> dict:
     """The headers Chromium sends with the viewer page's poll: no CSRF token on a GET, and no HX-Current-URL or
-    HX-Trigger (static/offline.js drops them); no cookie, as a viewer's page makes no session."""
+    HX-Trigger (static/board.js drops them); no cookie, as a viewer's page makes no session."""
     return {"User-Agent": UA, "Accept": "*/*", "Accept-Encoding": "gzip, deflate, br, zstd",
             "Accept-Language": LANGUAGE, "HX-Request": "true", "Referer": f"http://127.0.0.1{referer_path}",
             **({"Cookie": cookie} if cookie else {}),

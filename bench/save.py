@@ -119,7 +119,7 @@ def measure(port: int, table_id: str, viewer: str) -> dict:
         watcher_cookie, watched = open_page(watcher, f"/v/{viewer}")
         seen = etag_of(watched)
         board = f"/t/{viewer}/board"
-        # what the page's poll sends (static/offline.js drops htmx's HX-Current-URL and HX-Trigger from it)
+        # what the page's poll sends (static/board.js drops htmx's HX-Current-URL and HX-Trigger from it)
         poll = {**CHROME, "Accept": "*/*", "HX-Request": "true", "Referer": f"http://127.0.0.1:{port}/v/{viewer}",
                 **({"Cookie": watcher_cookie} if watcher_cookie else {})}  # a viewer's page makes no session
         status, head, _b, idle_up, idle_down, _ms = watcher.request("GET", board, {**poll, "If-None-Match": seen})
@@ -152,7 +152,7 @@ def measure(port: int, table_id: str, viewer: str) -> dict:
 LUA = """
 -- Each of wrk's threads saves on its own half of the tables, round robin, so that a table's saves come one
 -- after another as from one phone; with X-Board, each Save says the version its page shows (the table's
--- version before it: this phone is the table's only scorer), as static/offline.js does.
+-- version before it: this phone is the table's only scorer), as static/board.js does.
 local threads = 0
 function setup(thread)
   thread:set("part", threads)

@@ -52,7 +52,7 @@
   // form as a page instead, so the page that says why is shown; nothing typed is lost, the token keeps it once.
   document.body.addEventListener("htmx:responseError", function (e) {
     var form = e.detail.elt, sent = e.detail.requestConfig && e.detail.requestConfig.formData;
-    // a server that can't take it now (its database down, overloaded): static/offline.js keeps it to send later
+    // a server that can't take it now (its database down, overloaded): static/outbox.js keeps it to send later
     if ([429, 502, 503, 504].indexOf(e.detail.xhr.status) >= 0 && document.getElementById("net")) { return; }
     var action = sent && sent.get ? sent.get("action") : null;  // a Count or a group posted by the form: no Save
     if (form && form.id === "hand-form" && form.isConnected && (!action || action === "save")) {
@@ -76,7 +76,7 @@
   });
 
   // Delete asks first (its form's data-confirm); in the capture phase of the window, before the offline queue
-  // (static/offline.js) takes the post. Without scripts it deletes at once, and Undo is beside the trace it leaves.
+  // (static/outbox.js) takes the post. Without scripts it deletes at once, and Undo is beside the trace it leaves.
   window.addEventListener("submit", function (e) {
     var f = e.target;
     if (f.dataset && f.dataset.confirm && !window.confirm(f.dataset.confirm)) {

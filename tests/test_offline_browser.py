@@ -417,7 +417,7 @@ def test_a_changed_static_file_reaches_a_phone_that_kept_the_old_one(phones, tmp
         page.reload()
         kept(page, base + "/")
         words = """async () => (await (await caches.open('sk-kept')).keys()).some(r => r.url.includes('/offline-words.js?v='))"""
-        until(page, words)  # offline.js's texts, kept apart from the app's files
+        until(page, words)  # the offline scripts' texts, kept apart from the app's files
         old = page.locator("link[rel=stylesheet]").get_attribute("href")
         colour = "getComputedStyle(document.querySelector('h1')).color"
         assert page.evaluate(colour) == "rgb(17, 17, 17)"
@@ -572,7 +572,7 @@ def test_editing_a_waiting_hand_keeps_the_setup_it_was_made_for(phones, live_ser
 
 def test_an_unchanged_table_opened_again_costs_a_304_and_its_forms_get_new_tokens(phones, tmp_path):
     """A phone opening a table it has kept asks with the kept page's tag (static/sw.js): unchanged, the server
-    answers 304 and the kept page shows, its tokens renewed (static/offline.js); once the table changed, the
+    answers 304 and the kept page shows, its tokens renewed (static/outbox.js); once the table changed, the
     page as it is now comes."""
     app = create_app({"SECRET_KEY": "s", "DATABASE_URL": f"sqlite:///{tmp_path / 'tag.sqlite'}"})
     answers, inner = [], app.wsgi_app
@@ -642,7 +642,7 @@ def test_the_cards_to_tap_open_offline_and_a_tapped_hand_is_counted_when_it_is_s
     anna.evaluate("""() => { window.countFailed = new Promise(done =>
       document.body.addEventListener("htmx:sendError", () => setTimeout(done, 0), { once: true })); }""")
     anna.get_by_role("button", name="Count these cards").click()
-    anna.evaluate("() => window.countFailed")  # its failure was handled (offline.js listens before this)
+    anna.evaluate("() => window.countFailed")  # its failure was handled (static/outbox.js listens before this)
     assert anna.locator("#waiting li").count() == 0
     save_offline(anna)  # the points left empty: Save counts the tapped cards when the hand is sent
     anna.context.set_offline(False)

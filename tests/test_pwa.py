@@ -33,7 +33,8 @@ def test_the_manifest_makes_the_app_installable(client):
 def test_every_page_links_the_manifest_the_worker_script_and_a_touch_icon(client):
     page = client.get("/").get_data(as_text=True)
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
-    assert re.search(r'<script src="/static/offline\.js\?v=[0-9a-f]{12}" defer></script>', page)
+    for script in ("outbox", "outbox_list", "kept_pages"):  # the outbox, its banner, the worker's registration
+        assert re.search(rf'<script src="/static/{script}\.js\?v=[0-9a-f]{{12}}" defer></script>', page), script
     assert re.search(r'rel="apple-touch-icon" href="/static/icons/apple-touch-icon\.png\?v=', page)
     assert 'id="net"' in page
 
@@ -90,7 +91,7 @@ def test_the_offline_page_and_the_queue_token(client):
 
 
 def test_the_offline_queue_posts_like_a_form_with_its_token_and_a_fresh_csrf_token(csrf_app):
-    """What static/offline.js sends: the form's fields, its idempotency token, a CSRF token from /csrf."""
+    """What the outbox (static/outbox.js) sends: the form's fields, its idempotency token, a CSRF token from /csrf."""
     client = csrf_app.test_client()
     page = client.get("/tables/new/troccas").get_data(as_text=True)
     token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
@@ -112,8 +113,9 @@ def test_the_home_page_offers_to_remove_a_table_in_the_players_language(client):
 def test_the_offline_texts_come_once_in_the_pages_language_not_with_every_page(client):
     page = client.get("/").get_data(as_text=True)
     assert "data-offline=" not in page and "Offline: what you save is kept on this phone." not in page
-    # before offline.js, which reads them (both deferred: they run in this order)
-    assert page.index("/offline-words.js?v=") < page.index("/static/offline.js?v=")
+    # before the scripts that read them (all deferred: they run in this order)
+    for script in ("outbox", "outbox_list"):
+        assert page.index("/offline-words.js?v=") < page.index(f"/static/{script}.js?v="), script
     english = re.search(r'src="(/offline-words\.js\?v=\w+)"', page).group(1)
     r = client.get(english)
     assert r.status_code == 200 and r.mimetype == "text/javascript"

@@ -196,7 +196,7 @@ def edit_form(game, table, facts: dict):
 def edit_values(game, table, facts: dict) -> dict:
     """Return values(edit_form(game, table, facts)) from the declaration alone, without building the form: what the
     table page's rows carry, so that a phone offline fills its own hand form with a hand it never opened
-    (static/offline.js). `table` is the table as the hand was played (board.played_under)."""
+    (static/offline_edit.js). `table` is the table as the hand was played (board.played_under)."""
     players = list(table.players)
     rules, entry, _key = declared(game, table, None)
     given = game.from_facts(facts, players, dict(rules))
@@ -384,7 +384,7 @@ def _flat(nodes):
 
 
 def offline_edit(table, hand) -> str:
-    """Return what a phone needs to edit this hand offline, as JSON for its row (static/offline.js): what each field
+    """Return what a phone needs to edit this hand offline, as JSON for its row (static/offline_edit.js): what each field
     of its edit form holds, the version being edited, and the setup it was played with (the phone's own form is
     for the table's setup now; another setup's hand waits for the network). "" if the hand can't be read."""
     game = get_game(table.game)

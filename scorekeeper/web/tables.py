@@ -172,7 +172,7 @@ def add(table_id):
 
 def refused(answer, form, *sentences):
     """Mark the answer to a Save that recorded nothing: X-Refused says why in one sentence (percent-encoded UTF-8),
-    which the phone's queue shows in its list (static/offline.js), rather than working it out from the page."""
+    which the phone's queue shows in its list (static/outbox.js), rather than working it out from the page."""
     wrong = hand_form.errors(form)
     said = [_("Not saved yet: look at %(fields)s.", fields=", ".join(wrong))] if wrong else []
     said += [str(s) for s in sentences if s]

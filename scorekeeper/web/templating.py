@@ -10,7 +10,7 @@ from flask_babel import format_datetime, get_locale
 from ..engine import evening
 from . import count_aid, hand_form, l10n
 from .access import can_change
-from .assets import THEME, static_url, words_url
+from .assets import QUEUED, THEME, static_url, words_url
 from .chart import chart
 from .deck import card_title, deck_for
 from .house_rules import option_title
@@ -40,7 +40,7 @@ def install(app) -> None:
         # who may change the table; sharing it
         "can_change": can_change, "lan_link": lan_base, "qr": qr,
         # the app's files
-        "static_url": static_url, "theme_colour": THEME, "words_url": words_url,
+        "static_url": static_url, "theme_colour": THEME, "words_url": words_url, "queued_posts": QUEUED,
     })
 
     @app.context_processor
