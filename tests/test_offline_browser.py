@@ -37,6 +37,23 @@ def phones(browser, browser_context_args):
         context.close()
 
 
+@pytest.fixture
+def kept_table(phones, live_server):
+    """Make a phone with a Troccas table (Anna, Ben, Cla, Zoë) and these hands saved online, each its points or
+    (points, Anna's partner), then the page opened again through the service worker, which keeps it: the set-up of
+    every test that takes a table offline. Return the phone and the table's address."""
+    def make(*hands):
+        page = phones()
+        table = open_troccas(page, live_server)
+        for hand in hands:
+            points, partner = hand if isinstance(hand, tuple) else (hand, "Cla")
+            troccas_hand(page, points, partner)
+            save_online(page)
+        under_worker(page)
+        return page, table
+    return make
+
+
 def serve(app, host="127.0.0.1"):
     server = make_server(host, 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -112,12 +129,9 @@ def points_on_server(page, table):
     return [h["hand"]["points"] for h in data["hands"]]
 
 
-def test_a_table_opens_offline_takes_three_hands_and_an_edit_and_sends_them_when_the_network_is_back(phones, live_server):
-    anna = phones()
-    table = open_troccas(anna, live_server)
-    troccas_hand(anna, 40)
-    save_online(anna)
-    under_worker(anna)
+def test_a_table_opens_offline_takes_three_hands_and_an_edit_and_sends_them_when_the_network_is_back(phones, live_server,
+                                                                                                       kept_table):
+    anna, table = kept_table(40)
     anna.goto(table + "/hands/1")
     expect(anna.locator("#hand-form")).to_be_visible(timeout=WAIT)
     viewer = live_server + urlsplit(viewer_link(anna, table)).path
@@ -161,14 +175,8 @@ def test_a_table_opens_offline_takes_three_hands_and_an_edit_and_sends_them_when
     expect(anna.locator("#heard")).to_have_class("heard", timeout=WAIT)  # heard just now
 
 
-def test_a_waiting_hand_can_be_edited_and_deletes_and_undo_wait_in_order(phones, live_server):
-    anna = phones()
-    table = open_troccas(anna, live_server)
-    troccas_hand(anna, 40)
-    save_online(anna)
-    troccas_hand(anna, 41)
-    save_online(anna)
-    under_worker(anna)
+def test_a_waiting_hand_can_be_edited_and_deletes_and_undo_wait_in_order(kept_table):
+    anna, table = kept_table(40, 41)
     anna.context.set_offline(True)
     troccas_hand(anna, 30)
     save_offline(anna)
@@ -208,10 +216,8 @@ def test_a_waiting_hand_can_be_edited_and_deletes_and_undo_wait_in_order(phones,
     assert sorted(points_on_server(anna, table)) == [31, 33, 40, 41]  # hand 1's delete undone
 
 
-def test_a_refused_change_says_why_keeps_what_was_entered_and_holds_back_the_next(phones, live_server):
-    anna = phones()
-    table = open_troccas(anna, live_server)
-    under_worker(anna)
+def test_a_refused_change_says_why_keeps_what_was_entered_and_holds_back_the_next(kept_table):
+    anna, table = kept_table()
     anna.context.set_offline(True)
     troccas_hand(anna, 99)  # more than the 72 points there are: the server refuses it
     save_offline(anna)
@@ -259,12 +265,9 @@ def test_a_change_for_a_scorer_link_turned_off_meanwhile_is_refused_with_the_rea
     expect(ben.locator("#waiting li")).to_have_count(0, timeout=WAIT)
 
 
-def test_a_waiting_undo_of_a_change_another_phone_built_on_is_refused_with_the_reason(phones, live_server):
-    anna, ben = phones(), phones()
-    table = open_troccas(anna, live_server)
-    troccas_hand(anna, 40)
-    save_online(anna)
-    under_worker(anna)
+def test_a_waiting_undo_of_a_change_another_phone_built_on_is_refused_with_the_reason(phones, kept_table):
+    anna, table = kept_table(40)
+    ben = phones()
     anna.context.set_offline(True)
     anna.locator(".table-actions").get_by_role("button", name="Undo").click()
     expect(anna.locator("#waiting li")).to_have_count(1, timeout=WAIT)
@@ -622,10 +625,8 @@ def test_an_unchanged_table_opened_again_costs_a_304_and_its_forms_get_new_token
         server.shutdown()
 
 
-def test_the_cards_to_tap_open_offline_and_a_tapped_hand_is_counted_when_it_is_sent(phones, live_server):
-    anna = phones()
-    table = open_troccas(anna, live_server)
-    under_worker(anna)  # the table page kept; the counting aid's cards, fetched once, kept like a file
+def test_the_cards_to_tap_open_offline_and_a_tapped_hand_is_counted_when_it_is_sent(kept_table):
+    anna, table = kept_table()  # the table page kept; the counting aid's cards, fetched once, kept like a file
     until(anna, """async () => { for (const n of await caches.keys()) {
         if ((await (await caches.open(n)).keys()).some(r => r.url.includes('/count/troccas/aid?'))) return true; }
       return false; }""")

@@ -1,9 +1,12 @@
 """Installable and offline, through the test client (issue 14): the manifest and its icons, the service
 worker at the site root (allowed by the CSP, no inline script anywhere), content-hashed static URLs cached
 for a year, the offline page, the CSRF token the offline queue sends with, the icons the script draws."""
+import html
 import json
 import re
 from pathlib import Path
+
+from flask import url_for
 
 from scorekeeper.web import assets, pwa
 
@@ -50,6 +53,27 @@ def test_the_service_worker_is_served_from_the_root_and_allowed_by_the_csp(clien
     assert client.get("/sw.js", headers={"If-None-Match": r.headers["ETag"]}).status_code == 304
     csp = r.headers["Content-Security-Policy"]
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp and "unsafe-eval" not in csp
+
+
+def test_the_posts_the_outbox_keeps_are_a_hands_save_edit_delete_and_undo_written_once(app, client):
+    """web/assets.py QUEUED is the one pattern: the page's scripts read it from #net, the worker from its BUILD."""
+    queued = re.compile(assets.QUEUED)  # a JavaScript pattern that Python reads the same
+    kept = {"tables.add": ("add", None), "tables.edit": ("edit", "7"), "tables.delete": ("delete", "7"),
+            "tables.undo": ("undo", None)}
+    with app.test_request_context():
+        for rule in app.url_map.iter_rules():
+            if "POST" not in rule.methods:
+                continue
+            url = url_for(rule.endpoint, **{a: 7 if a == "number" else "k3y" for a in rule.arguments})
+            m = queued.match(url)
+            assert bool(m) == (rule.endpoint in kept), url
+            if m:  # the groups the scripts read: the table's key, the hand's number, a delete
+                kind, hand = kept[rule.endpoint]
+                assert (m[1], m[3], bool(m[4])) == ("k3y", hand, kind == "delete"), url
+    page = client.get("/").get_data(as_text=True)
+    assert re.search(r'id="net"[^>]*data-queued="([^"]*)"', page).group(1) == html.escape(assets.QUEUED)
+    worker = client.get("/sw.js").get_data(as_text=True)
+    assert json.dumps(assets.QUEUED) in worker
 
 
 def test_no_template_has_an_inline_script():
