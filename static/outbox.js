@@ -225,12 +225,13 @@
     flush();
   }
 
-  // A post the service worker caught when the network failed under it (static/sw.js): queued here.
+  // A post the service worker caught when the network failed under it (static/sw.js): queued here. The page is
+  // its table's at once (static/tables.js remembers the table by the page's address), the post is queued at the start.
+  var handed = document.documentElement.dataset.handoff;
+  var hm = (document.documentElement.dataset.handoffAction || "").match(CHANGE);
+  if (handed !== undefined && hm) { history.replaceState(null, "", "/t/" + hm[1]); }
   function handoff() {
-    var handed = document.documentElement.dataset.handoff;
-    var hm = (document.documentElement.dataset.handoffAction || "").match(CHANGE);
     if (handed === undefined || !hm) { return; }
-    history.replaceState(null, "", "/t/" + hm[1]);
     var values = new URLSearchParams(handed), form = document.getElementById("hand-form"), li = hm[3] && document.getElementById("hand-" + hm[3]);
     var kind = hm[2] === "undo" ? "undo" : hm[4] ? "delete" : hm[3] ? "edit" : "add", what = "";
     if (kind === "add" && form) { fillForm(form, values); what = summary(form); form.reset(); }

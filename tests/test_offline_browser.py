@@ -310,6 +310,54 @@ def test_fifty_waiting_hands_for_two_tables_all_land_in_order(phones, live_serve
     assert points_on_server(anna, second) == [11] + [12 + k for k in range(1, 48, 2)]
 
 
+def test_a_page_kept_before_the_outbox_had_its_own_scripts_still_keeps_what_is_saved_offline(kept_table):
+    """A table page kept by the version before static/offline.js became four scripts names that one file, and its #net
+    has no data-queued: offline, the worker answers the file with the four, and the page's changes wait as ever."""
+    anna, table = kept_table(40)
+    anna.evaluate("""async (u) => {
+        const cache = await caches.open('sk-pages'), kept = await cache.match(u);
+        const html = (await kept.text())
+          .replace(/<script src="\\/static\\/outbox\\.js[^"]*" defer><\\/script>/, '<script src="/static/offline.js?v=0123456789ab" defer></script>')
+          .replace(/<script src="\\/static\\/(outbox_list|kept_pages|offline_edit)\\.js[^"]*" defer><\\/script>/g, '')
+          .replace(/ data-queued="[^"]*"/, '');
+        await cache.put(u, new Response(html, { headers: kept.headers }));
+    }""", table)
+    anna.context.set_offline(True)
+    anna.reload()  # that version's page, from the phone
+    expect(anna.locator("#net")).to_contain_text("Offline", timeout=WAIT)
+    assert anna.locator("script[src^='/static/offline.js']").count() == 1
+    assert anna.locator("script[src*='/static/outbox']").count() == 0
+    troccas_hand(anna, 30)
+    save_offline(anna)
+    anna.locator("#hand-1").get_by_role("link", name="Edit").click()  # editing offline is there too
+    expect(anna.locator("#hand-form h2")).to_have_text("Edit hand 1", timeout=WAIT)
+    anna.get_by_role("button", name="Cancel").click()
+    anna.context.set_offline(False)
+    expect(anna.locator("#waiting li")).to_have_count(0, timeout=WAIT)
+    assert points_on_server(anna, table) == [40, 30]
+
+
+def test_a_table_removed_from_the_phones_list_or_whose_link_is_turned_off_leaves_no_kept_page(phones, live_server,
+                                                                                               kept_table):
+    anna, first = kept_table()
+    second = open_troccas(anna, live_server)
+    kept(anna, second)
+    anna.goto(live_server + "/")
+    anna.once("dialog", lambda d: d.accept())  # Remove asks first
+    anna.locator("#my-tables li", has=anna.locator(f"a[href='{urlsplit(first).path}']")).get_by_role(
+        "button", name="Remove").click()  # the home page's list says so (static/tables.js), the page goes
+    until(anna, "async (u) => !(await (await caches.open('sk-pages')).match(u))", first)
+    kept(anna, second)  # the table still on the list keeps its page
+    # a scorer link turned off: the poll's 286, and the pages kept under it go
+    anna.goto(second + "/share")
+    scorer = live_server + urlsplit(anna.locator("[data-link=scorer]").input_value()).path
+    ben = phones()
+    ben.goto(scorer)
+    under_worker(ben)
+    anna.get_by_role("button", name="Make a new scorer link").click()
+    until(ben, "async (u) => !(await (await caches.open('sk-pages')).match(u))", scorer)
+
+
 def test_a_save_the_network_drops_under_is_kept_and_sent_later(phones, tmp_path):
     """The Save goes through htmx: a request that never gets an answer is kept in the queue (htmx:sendError)."""
     app = create_app({"SECRET_KEY": "s", "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}"})
