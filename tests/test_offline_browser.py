@@ -98,9 +98,12 @@ def save_offline(page):
 
 
 def under_worker(page):
-    """Wait until the service worker controls the page, then open it again through it (so it is kept)."""
-    page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=WAIT)
+    """Wait until the service worker is active, then open the page again through it (so it is kept). Not until it
+    controls this page: a page that navigated while the worker was taking over can stay unclaimed (one in seven
+    here), and the page opened again is always the worker's."""
+    until(page, "async () => !!navigator.serviceWorker && !!(await navigator.serviceWorker.ready).active")
     page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=WAIT)
     kept(page, page.url)
 
 
