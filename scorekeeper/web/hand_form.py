@@ -354,13 +354,24 @@ def _nodes(form, fields, switch) -> list[dict]:
         for name, decl, player in expand(f, form.players):
             label = _seat_label(decl.label, player) if player is not None else say(decl.label)
             node = dict(kind=type(decl).__name__.lower(), field=form[name], label=label,
-                        style=getattr(decl, "style", ""))
+                        style=getattr(decl, "style", ""), needed=_needed(f, decl))
             if isinstance(decl, Pick):
                 node["switch"] = switch[1] if switch and switch[0] == decl.name else None
             if isinstance(decl, Number):
                 node["mode"] = "decimal" if decl.halves else "text" if decl.low < 0 else "numeric"
             out.append(node)
     return out
+
+
+def _needed(f, decl) -> bool | str:
+    """Whether the hand can't be read without this field: a choice that must be made, a number that must be typed,
+    or "but-one", a number per player with a total (one of them may stay blank). The page asks for the preview once
+    every needed field it shows is filled (static/hand_form.js)."""
+    if isinstance(decl, Pick):
+        return decl.required is not None
+    if isinstance(decl, Number) and not decl.optional:
+        return "but-one" if isinstance(f, PerSeat) and f.fill_from is not None else True
+    return False
 
 
 def _any_set(nodes) -> bool:
