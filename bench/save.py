@@ -156,7 +156,7 @@ def measure(port: int, table_id: str, viewer: str) -> dict:
 LUA = """
 -- Each of wrk's threads saves on its own half of the tables, round robin, so that a table's saves come one
 -- after another as from one phone; with X-Board, each Save says the version its page shows (the table's
--- version before it: this phone is the table's only scorer), as static/offline.js does.
+-- version before it: this phone is the table's only scorer), as static/board.js does.
 local threads = 0
 function setup(thread)
   thread:set("part", threads)

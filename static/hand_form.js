@@ -52,7 +52,7 @@
   // form as a page instead, so the page that says why is shown; nothing typed is lost, the token keeps it once.
   document.body.addEventListener("htmx:responseError", function (e) {
     var form = e.detail.elt, sent = e.detail.requestConfig && e.detail.requestConfig.formData;
-    // a server that can't take it now (its database down, overloaded): static/offline.js keeps it to send later
+    // a server that can't take it now (its database down, overloaded): static/outbox.js keeps it to send later
     if ([429, 502, 503, 504].indexOf(e.detail.xhr.status) >= 0 && document.getElementById("net")) { return; }
     var action = sent && sent.get ? sent.get("action") : null;  // a Count or a group posted by the form: no Save
     if (form && form.id === "hand-form" && form.isConnected && (!action || action === "save")) {
@@ -76,7 +76,7 @@
   });
 
   // Delete asks first (its form's data-confirm); in the capture phase of the window, before the offline queue
-  // (static/offline.js) takes the post. Without scripts it deletes at once, and Undo is beside the trace it leaves.
+  // (static/outbox.js) takes the post. Without scripts it deletes at once, and Undo is beside the trace it leaves.
   window.addEventListener("submit", function (e) {
     var f = e.target;
     if (f.dataset && f.dataset.confirm && !window.confirm(f.dataset.confirm)) {
@@ -109,5 +109,62 @@
     grouping = false;
     var count = document.querySelector("#hand-form .group-list") || document.getElementById("count-aid");
     if (count) { count.scrollIntoView({ block: "center" }); }
+  });
+}());
+
+// The preview (the hand's result in words before saving), asked from the server once the hand is complete: every
+// needed choice it shows made and every needed number typed (data-needed, from the game's declaration), and again
+// only when what the form says changed since. A pile being counted asks as it grows (the server counts the cards).
+// Entering a hand so costs one request, not one per field.
+(function () {
+  "use strict";
+  var asked = null, timer = null;
+  function shown(el) { return el.offsetParent !== null || el.getClientRects().length > 0; }
+  function counting(form) { return !!form.querySelector("#count-aid input[name=count_of]:checked"); }
+  function complete(form) {
+    var blanks = {};  // "but-one": of each player's number with a total, one may stay blank (it is the rest)
+    return Array.prototype.every.call(form.querySelectorAll("[data-needed]"), function (el) {
+      if (!shown(el)) { return true; }  // a group the hand's switch turns off, or folded away
+      if (el.tagName === "FIELDSET") { return !!el.querySelector("input:checked"); }
+      if (el.value.trim() !== "" || (el.classList.contains("keypad") && counting(form))) { return true; }  // a count fills the points
+      if (el.dataset.needed !== "but-one") { return false; }
+      var name = el.name.replace(/\d+$/, "");
+      blanks[name] = (blanks[name] || 0) + 1;
+      return blanks[name] < 2;
+    });
+  }
+  function ask(form, pile) {
+    var box = document.getElementById("preview-box");
+    if (!box || !window.htmx || !(pile || complete(form))) { return; }
+    var now = new URLSearchParams(new FormData(form)).toString();
+    if (now === asked) { return; }  // (a typed number's change after its input: asked already)
+    asked = now;
+    htmx.trigger(box, "preview");
+  }
+  function on(e, delay) {
+    var form = e.target.form;
+    if (!form || form.id !== "hand-form") { return; }
+    var pile = !!e.target.closest("#count-aid");
+    clearTimeout(timer);
+    if (delay) { timer = setTimeout(function () { ask(form, pile); }, delay); } else { ask(form, pile); }
+  }
+  document.addEventListener("change", function (e) { on(e, 0); });
+  document.addEventListener("input", function (e) { if (e.target.type !== "radio" && e.target.type !== "checkbox") { on(e, 500); } });
+  // a new hand (the form reset after a Save, or a new form swapped in): nothing asked for it yet
+  document.body.addEventListener("htmx:afterRequest", function (e) {
+    if (e.detail.elt && e.detail.elt.id === "hand-form") { asked = null; }
+  });
+}());
+
+// The counting aid's cards come when the count is opened (_hand-form.html), not with the page: most hands never
+// open it, and its few hundred elements cost a phone's CPU. Once the page is idle they are fetched (not drawn), so
+// that the service worker and the browser keep them for opening the count later without a network.
+(function () {
+  "use strict";
+  var wait = document.querySelector("#hand-form .aid-wait[hx-get]");
+  if (!wait || !window.fetch) { return; }
+  var later = window.requestIdleCallback || function (fn) { setTimeout(fn, 2000); };
+  window.addEventListener("load", function () {
+    later(function () { fetch(wait.getAttribute("hx-get"), { credentials: "same-origin" }).catch(function () {}); });
   });
 }());

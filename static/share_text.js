@@ -1,20 +1,30 @@
-// "Share": a short text for the group chat (who pays whom, the totals, the watch link), written by the server in
-// the page's language on the button (data-text); the phone's share sheet where there is one, else the clipboard.
+// "Share": a short text for the group chat (who pays whom, or the hand just saved, the totals, the watch link),
+// written by the server in the page's language on the button (data-share-text; a table page's watch link is on
+// #table's data-share-link, so a Save's answer needn't carry it); the phone's share sheet where there is one, else
+// the clipboard, else the text itself to copy by hand. Buttons come with the page or with a Save's answer.
 (function () {
   "use strict";
-  document.querySelectorAll("button[data-share-text]").forEach(function (button) {
-    button.hidden = false;
-    button.addEventListener("click", function () {
-      var text = button.dataset.shareText, said = button.nextElementSibling;
-      var done = function (words) { if (said) { said.textContent = words; said.hidden = false; } };
-      if (navigator.share) {
-        navigator.share({ text: text }).catch(function () { /* closed without sharing: nothing to say */ });
-      } else if (navigator.clipboard && window.isSecureContext) {
-        navigator.clipboard.writeText(text).then(function () { done(button.dataset.copied); },
-                                                 function () { done(text); });
-      } else {
-        done(text);  // no share sheet, no clipboard (plain http): the text itself, to copy by hand
-      }
+  function show(root) {
+    (root.querySelectorAll ? root : document).querySelectorAll("button[data-share-text]").forEach(function (b) {
+      b.hidden = false;
     });
+  }
+  show(document);
+  document.addEventListener("htmx:load", function (e) { show(e.target); });
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("button[data-share-text]");
+    if (!button) { return; }
+    var link = button.closest("[data-share-link]");
+    var text = button.dataset.shareText + (link ? "\n" + link.dataset.shareLink : "");
+    var said = button.nextElementSibling;
+    var done = function (words) { if (said) { said.textContent = words; said.hidden = false; } };
+    if (navigator.share) {
+      navigator.share({ text: text }).catch(function () { /* closed without sharing: nothing to say */ });
+    } else if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(function () { done(button.dataset.copied); },
+                                               function () { done(text); });
+    } else {
+      done(text);  // no share sheet, no clipboard (plain http): the text itself, to copy by hand
+    }
   });
 }());

@@ -3,18 +3,20 @@
 //   takes over at once and deletes the old files: no phone stays on an old CSS or script.
 // - Every page this phone opens is kept (its tables, the counting pages, the rules): the network first,
 //   and without one (or after 10 s of nothing) the kept copy, marked <html data-saved-at="..."> so the page
-//   says it may be out of date. A table the phone removes from its list is forgotten (static/offline.js).
-// - Saving offline is static/offline.js's queue, in the page: it works without this worker too (plain http).
+//   says it may be out of date. A table the phone removes from its list is forgotten (static/kept_pages.js).
+// - Saving offline is the outbox's queue (static/outbox.js), in the page: it works without this worker too (plain
+//   http).
 "use strict";
 var BUILD = {};
 var STATIC = "sk-static-" + BUILD.version, PAGES = "sk-pages", KEEP = "sk-kept", WAIT = 10000;
-var CHANGE = /^\/t\/([^/]+)\/(hands(\/\d+(\/delete)?)?|undo)$/;  // the posts static/offline.js queues
-// the counting aid's cards, offline.js's texts: kept like files, but in a cache a new version doesn't delete (a
+// the posts the outbox keeps (web/assets.py QUEUED): the table's key, what follows it, a hand's number, "/delete"
+var CHANGE = new RegExp(BUILD.queued);
+// the counting aid's cards, the offline scripts' texts: kept like files, but in a cache a new version doesn't delete (a
 // table's kept page still finds them offline after an update), one copy per address without its digest
 var KEPT = /^\/(count\/[^/]+\/aid|offline-words\.js)$/;
-// a hand's edit page: never kept (a copy would show the hand as it was then); offline, the table's kept page opens it
-// in its own form from what that page knows (static/offline.js, data-edit-hand)
-var EDIT = /^\/t\/([^/]+)\/hands\/(\d+)$/;
+// A page kept by an earlier version names static/offline.js, which became these scripts: it gets them, in its place.
+// A kept page is kept anew each time it is opened online, so this can go once phones have opened theirs since.
+var RETIRED = { "/static/offline.js": ["outbox.js", "outbox_list.js", "kept_pages.js", "offline_edit.js"] };
 
 self.addEventListener("install", function (e) {
   e.waitUntil(caches.open(STATIC).then(function (c) { return c.addAll(BUILD.assets); })
@@ -36,13 +38,16 @@ self.addEventListener("activate", function (e) {
 self.addEventListener("fetch", function (e) {
   var req = e.request, url = new URL(req.url);
   if (url.origin !== self.location.origin) { return; }
-  if (req.method === "POST" && req.mode === "navigate" && CHANGE.test(url.pathname)) {
-    e.respondWith(handoff(req, url));
+  var change = url.pathname.match(CHANGE);
+  if (req.method === "POST" && req.mode === "navigate" && change) {
+    e.respondWith(handoff(req, url, change[1]));
     return;
   }
   if (req.method !== "GET") { return; }
-  if (req.mode === "navigate" && EDIT.test(url.pathname)) {
-    e.respondWith(editPage(req, url));
+  if (RETIRED[url.pathname]) {
+    e.respondWith(retired(RETIRED[url.pathname]));
+  } else if (req.mode === "navigate" && change && change[3] && !change[4]) {  // a hand's edit page
+    e.respondWith(editPage(req, change[1]));
   } else if (req.mode === "navigate") {
     e.respondWith(page(e, req));
   } else if (url.pathname.indexOf("/static/") === 0 || KEPT.test(url.pathname)) {
@@ -79,6 +84,19 @@ function asset(req) {
   });
 }
 
+// The scripts that replaced a retired one, as one script. Such a page's #net has no data-queued (the posts the
+// outbox keeps) yet: it is given this version's.
+function retired(names) {
+  return Promise.all(names.map(function (name) {
+    var url = BUILD.assets.filter(function (u) { return u.split("?")[0] === "/static/" + name; })[0];
+    return asset(new Request(url)).then(function (r) { return r.text(); });
+  })).then(function (scripts) {
+    var queued = "(function () { var net = document.getElementById(\"net\");\n" +
+      "  if (net && !net.dataset.queued) { net.dataset.queued = " + JSON.stringify(BUILD.queued) + "; } })();\n";
+    return new Response(queued + scripts.join("\n"), { headers: { "Content-Type": "text/javascript" } });
+  });
+}
+
 // A page: the network first; offline (or after WAIT ms of nothing), the kept copy, marked as such. A page
 // kept with its tag (a table's) is asked for with it: unchanged since, the server answers 304, and the kept
 // copy is the page (about 1 KB on the wire instead of 7).
@@ -106,10 +124,10 @@ function page(e, req) {
   });
 }
 
-// A hand's edit page: from the network; without one (or after WAIT ms of nothing), the table's kept page, which
-// opens the hand in its form (offline.js), else the offline page.
-function editPage(req, url) {
-  var key = url.pathname.match(EDIT)[1];
+// A hand's edit page: never kept (a copy would show the hand as it was then). From the network; without one (or
+// after WAIT ms of nothing), the table's kept page, which opens the hand in its own form from what that page knows
+// (static/offline_edit.js, data-edit-hand), else the offline page.
+function editPage(req, key) {
   return within(fetch(req), WAIT).catch(function () {
     return caches.open(PAGES).then(function (cache) {
       return cache.match("/t/" + key, { ignoreVary: true }).then(function (kept) {
@@ -120,7 +138,7 @@ function editPage(req, url) {
   });
 }
 
-// The page asks to keep a table's page as it is now (a poll or a Save brought a new version: offline.js).
+// The page asks to keep a table's page as it is now (a poll or a Save brought a new version: static/kept_pages.js).
 self.addEventListener("message", function (e) {
   var path = e.data && e.data.keep;
   if (typeof path !== "string" || !/^\/t\/[^/]+$/.test(path)) { return; }
@@ -132,11 +150,10 @@ self.addEventListener("message", function (e) {
 });
 
 // A hand's form posted while the phone thought it was online, and the network failed under it: the
-// table's kept page answers, carrying the post (data-handoff), which static/offline.js puts in its queue.
-function handoff(req, url) {
+// table's kept page answers, carrying the post (data-handoff), which static/outbox.js puts in its queue.
+function handoff(req, url, key) {
   var copy = req.clone();
   return fetch(req).catch(function (err) {
-    var key = url.pathname.match(CHANGE)[1];
     return Promise.all([copy.text(), caches.open(PAGES).then(function (c) { return c.match("/t/" + key, { ignoreVary: true }); })])
       .then(function (got) {
         if (!got[1]) { throw err; }

@@ -55,8 +55,8 @@
         mine.appendChild(li);
       });
       mine.parentNode.hidden = !mine.children.length;
-      // the offline copies of tables no longer on the list are forgotten (static/offline.js)
-      if (window.scorekeeperForget) { window.scorekeeperForget(load().map(function (t) { return t.id; })); }
+      // the list as it is now: the offline copies of tables no longer on it are forgotten (static/kept_pages.js)
+      document.dispatchEvent(new CustomEvent("scorekeeper:tables", { detail: { ids: load().map(function (t) { return t.id; }) } }));
     };
     show();
   }

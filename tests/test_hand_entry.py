@@ -164,7 +164,7 @@ def test_cards_tapped_after_a_count_by_classes_leave_that_count_alone(client):
 
 
 def test_a_save_that_records_nothing_says_why_in_a_header(client):
-    """X-Refused: the reason in one sentence, for the phone's queue (static/offline.js), percent-encoded UTF-8."""
+    """X-Refused: the reason in one sentence, for the phone's queue (static/outbox.js), percent-encoded UTF-8."""
     from urllib.parse import unquote
     url = open_table(client, "troccas", TROCCAS)
     bad = client.post(url + "/hands", data={"partner": "Cla", "points": "99", "token": "r1", "action": "save"})

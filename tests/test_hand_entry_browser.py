@@ -162,3 +162,63 @@ def test_a_phone_without_scripts_shows_the_cards_counts_them_and_saves(live_serv
     expect(page.locator("#hands .hand-list > li")).to_have_count(1)
     expect(page.locator("#hands .hand-list > li").first).to_contain_text("9 points")
     context.close()
+
+
+def previews(page) -> list:
+    """The preview requests this page sends, as they go."""
+    sent = []
+    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" and r.url.endswith("/preview") else None)
+    return sent
+
+
+def test_a_hand_typed_in_asks_for_its_preview_once(page, live_server):
+    """Issue 29: the preview is asked when the hand is complete, not on every field (it was 4 requests a hand)."""
+    open_table(page, live_server, "troggu", ["Anna", "Ben", "Cla", "Dumeng"])
+    sent = previews(page)
+    choose(page, "Contract", "Normal")
+    choose(page, "Tappist or soloist", "Anna")
+    expect(page.locator("input[name=points]")).to_be_focused(timeout=WAIT)
+    page.keyboard.type("62")
+    # Anna 62 ≥ 58 wins, opponents 52 ≥ 30 single: each of the 3 opponents pays 1 unit, 10 Rappen (docs/rules.md §5)
+    expect(page.locator("#preview .sentence")).to_have_text("Anna wins: each of the 3 opponents pays 10 Rappen.",
+                                                            timeout=WAIT)
+    page.locator("input[name=points]").blur()  # the typed number's change: the same hand, asked already
+    choose(page, "Points of", "Opponents")  # a real change: asked again. Anna's side 114 − 62 = 52 < 58 loses
+    expect(page.locator("#preview .sentence")).to_have_text("Anna loses: pays each of the 3 others 10 Rappen.",
+                                                            timeout=WAIT)
+    assert len(sent) == 2
+    saved_and_settled(page, lambda: page.locator("button.save").click())
+    expect(page.locator("#preview")).to_have_text("", timeout=WAIT)
+    choose(page, "Tappist or soloist", "Ben")  # the next hand: nothing asked until its points are typed
+    page.keyboard.type("70")
+    expect(page.locator("#preview .sentence")).to_contain_text("Ben wins", timeout=WAIT)
+    assert len(sent) == 3
+
+
+def test_a_french_tarot_hand_asks_once_and_a_counted_pile_as_it_grows(page, live_server):
+    open_table(page, live_server, "french_tarot", ["Anna", "Ben", "Cla", "Dumeng"])
+    sent = previews(page)
+    choose(page, "Taker", "Anna")
+    choose(page, "Oudlers of that side", "2")
+    page.locator("input[name=points]").press_sequentially("45")  # 45 ≥ 41 with 2 oudlers wins (RULES.md §3)
+    expect(page.locator("#preview .sentence")).to_contain_text("Anna", timeout=WAIT)
+    assert len(sent) == 1
+    page.locator("input[name=points]").fill("")
+    page.get_by_text("Count the cards instead").click()
+    page.locator("details.tap-cards > summary").click()
+    for card in ("T21", "T1", "SW-K"):  # each tap counts the pile so far (the server counts the cards)
+        page.locator(f"label.card:has(input[value='{card}'])").click()
+    # 4.5 + 4.5 + 4.5 = 13.5 (python -m scorekeeper count french_tarot T21 T1 SW-K; RULES.md §3)
+    expect(page.locator("#preview .tally")).to_contain_text("13.5", timeout=WAIT)
+    assert len(sent) >= 2
+
+
+def test_the_cards_to_tap_come_when_the_count_is_opened(page, live_server):
+    """Issue 29: the aid's cards (a few hundred elements) are not drawn with the page; opening the count draws them."""
+    open_table(page, live_server, "troccas", ["Anna", "Ben", "Cla", "Zoë"])
+    page.wait_for_load_state("load")
+    assert page.locator("#count-aid input[name=card]").count() == 0
+    expect(page.locator("#count-aid .aid-wait")).to_be_attached()
+    page.get_by_text("Count the cards instead").click()
+    # Troccas is played with the whole 78-card deck (CARDS.md: 78 cards for Troccas; docs/rules.md §1), every card a tile to tap
+    expect(page.locator("#count-aid input[name=card]")).to_have_count(78, timeout=WAIT)

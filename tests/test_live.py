@@ -210,7 +210,7 @@ def test_a_poll_after_hands_were_only_added_sends_just_their_rows(client, app):
     assert 'hx-swap-oob="afterbegin:#hands .hand-list"' in body and 'id="hands"' not in body
     full = client.get(poll).get_data(as_text=True)
     assert totals_of(body) == totals_of(full)  # the same totals a fresh phone gets
-    # the next poll asks from this answer's ETag (static/offline.js keeps it): the poll element isn't resent
+    # the next poll asks from this answer's ETag (static/board.js keeps it): the poll element isn't resent
     assert changed.headers["ETag"] == client.get(poll).headers["ETag"] and 'id="live"' not in body
     assert client.get(poll, headers={"If-None-Match": changed.headers["ETag"]}).status_code == 304
 

@@ -121,3 +121,24 @@ def test_the_board_of_a_six_player_table_fits_1280_by_800(page, live_server):
         assert box["y"] + box["height"] <= 800, (region, box)  # the whole board in view, no scrolling
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     page.screenshot(path="/tmp/board-1280-six.png")
+
+
+def test_each_saved_hand_can_go_to_the_group_chat_with_the_watch_link(page, live_server):
+    # the share sheet the test can read (headless Chromium has none); cancelling it is tried after
+    page.add_init_script("window.__shared = []; navigator.share = (data) => { window.__shared.push(data.text); "
+                         "return window.__cancel ? Promise.reject(new DOMException('no', 'AbortError')) "
+                         ": Promise.resolve(); };")
+    url = evening(page, live_server, hands=(40, 30))
+    share = page.locator("#said button[data-share-text]")
+    expect(share).to_be_visible(timeout=WAIT)  # came with the second Save's answer (htmx), not a page load
+    share.click()
+    page.wait_for_function("window.__shared.length === 1", timeout=WAIT)
+    text = page.evaluate("window.__shared[0]").split("\n")
+    # hand 2: Anna & Cla 30 − 36 = −6 each, Ben & Zoë +6; after 40 then 30, Anna 4 − 6 = −2 (docs/rules.md §1)
+    assert text[0].startswith("Troccas, ") and text[1] == "Hand 2: Anna & Cla: 30 points – Ben +6, Zoë +6"
+    assert text[2].startswith("Totals: Anna −2 (") and re.fullmatch(r"Scoreboard: http://\S+/v/[\w-]+", text[3])
+    page.evaluate("window.__cancel = true")
+    share.click()  # closed without sharing: nothing is said, the page is as it was
+    page.wait_for_function("window.__shared.length === 2", timeout=WAIT)
+    expect(page.locator("#said .hint")).to_be_hidden()
+    assert page.url == url

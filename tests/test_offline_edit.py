@@ -1,4 +1,4 @@
-"""What a table page's rows carry so that a phone edits a hand without the network (static/offline.js): exactly what
+"""What a table page's rows carry so that a phone edits a hand without the network (static/offline_edit.js): exactly what
 the hand's edit page would hold, for every game, and the setup it was played with."""
 import html
 import json

@@ -4,8 +4,7 @@ the totals and the next dealer say so; a refused edit says the server's reason i
 import pytest
 from playwright.sync_api import expect
 
-from test_offline_browser import (WAIT, open_troccas, phones, points_on_server, save_offline,  # noqa: F401
-                                  save_online, troccas_hand, under_worker, until)
+from test_offline_browser import WAIT, kept_table, phones, points_on_server, save_offline, troccas_hand, until  # noqa: F401
 
 pytestmark = pytest.mark.browser
 SHOTS = "/tmp"
@@ -24,14 +23,8 @@ def save_changes(page, waiting):
     expect(page.locator("#waiting li")).to_have_count(waiting, timeout=WAIT)
 
 
-def test_a_hand_never_opened_is_edited_offline_from_the_table_page(phones, live_server):  # noqa: F811
-    anna = phones()
-    table = open_troccas(anna, live_server)
-    troccas_hand(anna, 40)
-    save_online(anna)
-    troccas_hand(anna, 30, partner="Ben")
-    save_online(anna)
-    under_worker(anna)  # the table page is kept; no edit page was ever opened
+def test_a_hand_never_opened_is_edited_offline_from_the_table_page(kept_table):  # noqa: F811
+    anna, table = kept_table(40, (30, "Ben"))  # the table page is kept; no edit page was ever opened
     anna.context.set_offline(True)
     anna.reload()  # the table page from the phone
     expect(anna.locator("#net")).to_contain_text("Offline", timeout=WAIT)
@@ -59,12 +52,9 @@ def test_a_hand_never_opened_is_edited_offline_from_the_table_page(phones, live_
     assert points_on_server(anna, table) == [45, 30]
 
 
-def test_a_hand_opened_before_a_later_correction_is_edited_from_the_correction(phones, live_server):  # noqa: F811
-    anna, ben = phones(), phones()
-    table = open_troccas(anna, live_server)
-    troccas_hand(anna, 24)
-    save_online(anna)
-    under_worker(anna)
+def test_a_hand_opened_before_a_later_correction_is_edited_from_the_correction(phones, kept_table):  # noqa: F811
+    anna, table = kept_table(24)
+    ben = phones()
     anna.goto(table + "/hands/1")  # opened once, when it said 24
     expect(anna.locator("input[name=points]")).to_have_value("24", timeout=WAIT)
     anna.goto(table)
@@ -97,12 +87,9 @@ def test_a_hand_opened_before_a_later_correction_is_edited_from_the_correction(p
     assert points_on_server(anna, table) == [46]
 
 
-def test_an_offline_edit_refused_later_says_why_in_the_list(phones, live_server):  # noqa: F811
-    anna, ben = phones(), phones()
-    table = open_troccas(anna, live_server)
-    troccas_hand(anna, 40)
-    save_online(anna)
-    under_worker(anna)
+def test_an_offline_edit_refused_later_says_why_in_the_list(phones, kept_table):  # noqa: F811
+    anna, table = kept_table(40)
+    ben = phones()
     anna.context.set_offline(True)
     edit_offline(anna, 1)  # never opened
     anna.fill("input[name=points]", "45")
@@ -121,13 +108,9 @@ def test_an_offline_edit_refused_later_says_why_in_the_list(phones, live_server)
     assert points_on_server(anna, table) == [33]
 
 
-def test_while_hands_wait_the_next_dealer_counts_them_and_the_totals_say_they_do_not(phones, live_server):  # noqa: F811
-    anna = phones()
-    table = open_troccas(anna, live_server)  # Anna, Ben, Cla, Zoë; Anna deals first
-    troccas_hand(anna, 40)
-    save_online(anna)
+def test_while_hands_wait_the_next_dealer_counts_them_and_the_totals_say_they_do_not(kept_table):  # noqa: F811
+    anna, table = kept_table(40)  # Anna, Ben, Cla, Zoë; Anna deals first
     expect(anna.locator("#hand-title")).to_contain_text("Hand 2 Ben deals")
-    under_worker(anna)
     anna.context.set_offline(True)
     troccas_hand(anna, 30)
     save_offline(anna)
@@ -158,12 +141,9 @@ def test_while_hands_wait_the_next_dealer_counts_them_and_the_totals_say_they_do
     assert points_on_server(anna, table) == [30, 50]
 
 
-def test_the_page_kept_follows_a_correction_seen_so_the_edit_pages_address_opens_it_offline(phones, live_server):  # noqa: F811
-    anna, ben = phones(), phones()
-    table = open_troccas(anna, live_server)
-    troccas_hand(anna, 24)
-    save_online(anna)
-    under_worker(anna)
+def test_the_page_kept_follows_a_correction_seen_so_the_edit_pages_address_opens_it_offline(phones, kept_table):  # noqa: F811
+    anna, table = kept_table(24)
+    ben = phones()
     anna.goto(table + "/hands/1")  # opened once, when it said 24
     expect(anna.locator("input[name=points]")).to_have_value("24", timeout=WAIT)
     anna.goto(table)

@@ -47,7 +47,7 @@ def test_every_kind_of_request_says_503_while_the_database_is_down(app, client):
     url = open_table(client)
     down(app)
     htmx = client.post(url + "/hands", data=HAND, headers={"HX-Request": "true", "HX-Target": "hand-form"})
-    assert htmx.status_code == 503  # static/offline.js keeps the hand and sends it when the server can take it
+    assert htmx.status_code == 503  # static/outbox.js keeps the hand and sends it when the server can take it
     page = client.get(url)
     assert page.status_code == 503 and "The database isn&#39;t answering just now. Wait a moment" in page.get_data(as_text=True)
     assert 'class="resend"' not in page.get_data(as_text=True)  # a page asked for: nothing to send again

@@ -21,7 +21,7 @@ from tests.opening import open_table
 
 ROOT = Path(__file__).resolve().parent.parent
 BROWSER = "gzip, deflate, br, zstd"  # what Chromium sends
-OURS = ("offline.js", "tables.js", "app.css")  # static/'s own scripts and styles (the worker, /sw.js, apart)
+OURS = ("outbox.js", "tables.js", "app.css")  # static/'s own scripts and styles (the worker, /sw.js, apart)
 
 
 def minified(name: str, source: bytes) -> bytes:

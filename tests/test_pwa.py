@@ -1,9 +1,12 @@
 """Installable and offline, through the test client (issue 14): the manifest and its icons, the service
 worker at the site root (allowed by the CSP, no inline script anywhere), content-hashed static URLs cached
 for a year, the offline page, the CSRF token the offline queue sends with, the icons the script draws."""
+import html
 import json
 import re
 from pathlib import Path
+
+from flask import url_for
 
 from scorekeeper.web import assets, pwa
 
@@ -33,7 +36,8 @@ def test_the_manifest_makes_the_app_installable(client):
 def test_every_page_links_the_manifest_the_worker_script_and_a_touch_icon(client):
     page = client.get("/").get_data(as_text=True)
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
-    assert re.search(r'<script src="/static/offline\.js\?v=[0-9a-f]{12}" defer></script>', page)
+    for script in ("outbox", "outbox_list", "kept_pages"):  # the outbox, its banner, the worker's registration
+        assert re.search(rf'<script src="/static/{script}\.js\?v=[0-9a-f]{{12}}" defer></script>', page), script
     assert re.search(r'rel="apple-touch-icon" href="/static/icons/apple-touch-icon\.png\?v=', page)
     assert 'id="net"' in page
 
@@ -49,6 +53,27 @@ def test_the_service_worker_is_served_from_the_root_and_allowed_by_the_csp(clien
     assert client.get("/sw.js", headers={"If-None-Match": r.headers["ETag"]}).status_code == 304
     csp = r.headers["Content-Security-Policy"]
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp and "unsafe-eval" not in csp
+
+
+def test_the_posts_the_outbox_keeps_are_a_hands_save_edit_delete_and_undo_written_once(app, client):
+    """web/assets.py QUEUED is the one pattern: the page's scripts read it from #net, the worker from its BUILD."""
+    queued = re.compile(assets.QUEUED)  # a JavaScript pattern that Python reads the same
+    kept = {"tables.add": ("add", None), "tables.edit": ("edit", "7"), "tables.delete": ("delete", "7"),
+            "tables.undo": ("undo", None)}
+    with app.test_request_context():
+        for rule in app.url_map.iter_rules():
+            if "POST" not in rule.methods:
+                continue
+            url = url_for(rule.endpoint, **{a: 7 if a == "number" else "k3y" for a in rule.arguments})
+            m = queued.match(url)
+            assert bool(m) == (rule.endpoint in kept), url
+            if m:  # the groups the scripts read: the table's key, the hand's number, a delete
+                kind, hand = kept[rule.endpoint]
+                assert (m[1], m[3], bool(m[4])) == ("k3y", hand, kind == "delete"), url
+    page = client.get("/").get_data(as_text=True)
+    assert re.search(r'id="net"[^>]*data-queued="([^"]*)"', page).group(1) == html.escape(assets.QUEUED)
+    worker = client.get("/sw.js").get_data(as_text=True)
+    assert json.dumps(assets.QUEUED) in worker
 
 
 def test_no_template_has_an_inline_script():
@@ -90,7 +115,7 @@ def test_the_offline_page_and_the_queue_token(client):
 
 
 def test_the_offline_queue_posts_like_a_form_with_its_token_and_a_fresh_csrf_token(csrf_app):
-    """What static/offline.js sends: the form's fields, its idempotency token, a CSRF token from /csrf."""
+    """What the outbox (static/outbox.js) sends: the form's fields, its idempotency token, a CSRF token from /csrf."""
     client = csrf_app.test_client()
     page = client.get("/tables/new/troccas").get_data(as_text=True)
     token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
@@ -112,8 +137,9 @@ def test_the_home_page_offers_to_remove_a_table_in_the_players_language(client):
 def test_the_offline_texts_come_once_in_the_pages_language_not_with_every_page(client):
     page = client.get("/").get_data(as_text=True)
     assert "data-offline=" not in page and "Offline: what you save is kept on this phone." not in page
-    # before offline.js, which reads them (both deferred: they run in this order)
-    assert page.index("/offline-words.js?v=") < page.index("/static/offline.js?v=")
+    # before the scripts that read them (all deferred: they run in this order)
+    for script in ("outbox", "outbox_list"):
+        assert page.index("/offline-words.js?v=") < page.index(f"/static/{script}.js?v="), script
     english = re.search(r'src="(/offline-words\.js\?v=\w+)"', page).group(1)
     r = client.get(english)
     assert r.status_code == 200 and r.mimetype == "text/javascript"

@@ -34,7 +34,7 @@ def test_a_save_through_htmx_sends_the_changed_regions(client):
     # tap on Save would otherwise record it again under the new token)
     assert nxt["values"]["points"] == "" and nxt["values"]["side"] == "first"
     assert nxt["token"] and nxt["token"] != "s1" and nxt["setup"]
-    shown = first.headers["ETag"]  # the page now shows this version (static/offline.js sends it back as X-Board)
+    shown = first.headers["ETag"]  # the page now shows this version (static/board.js sends it back as X-Board)
     second = client.post(url + "/hands", data=hand(30, "s2"), headers={**HTMX, "X-Board": shown}).get_data(as_text=True)
     assert 'hx-swap-oob="afterbegin:#hands .hand-list"' in second and 'id="hands"' not in second
     assert re.findall(r'<li id="(hand-\d+)" class="hand">', second) == ["hand-2"]  # only the new row
@@ -121,7 +121,7 @@ def test_the_evening_in_numbers_is_sent_only_to_a_phone_that_has_it_open(client)
 
 
 def board_tag(client, url) -> str:
-    """The version the page shows, as its poll and its Save say it (static/offline.js sends X-Board)."""
+    """The version the page shows, as its poll and its Save say it (static/board.js sends X-Board)."""
     return client.get(url.replace("/t/", "/t/", 1) + "/board").headers["ETag"]
 
 

@@ -3,7 +3,7 @@ about, and tapped cards and the points shown never disagree. Chromium at phone s
 import pytest
 from playwright.sync_api import expect
 
-from test_offline_browser import phones  # noqa: F401
+from test_offline_browser import kept_table, phones  # noqa: F401
 from test_tables_browser import WAIT, choose, open_table, saved_and_settled
 
 pytestmark = pytest.mark.browser
@@ -140,13 +140,8 @@ def test_delete_asks_first_then_says_so_where_the_hand_was_with_undo(page, live_
     expect(page.locator("#deleted")).to_have_count(0)
 
 
-def test_an_offline_edit_refused_later_says_the_servers_reason_in_the_list(phones, live_server):  # noqa: F811
-    from test_offline_browser import open_troccas, save_online, troccas_hand, under_worker
-    anna = phones()
-    table = open_troccas(anna, live_server)
-    troccas_hand(anna, 40)
-    save_online(anna)
-    under_worker(anna)
+def test_an_offline_edit_refused_later_says_the_servers_reason_in_the_list(phones, kept_table):  # noqa: F811
+    anna, table = kept_table(40)
     anna.goto(table + "/hands/1")
     expect(anna.locator("#hand-form")).to_be_visible(timeout=WAIT)
     anna.context.set_offline(True)

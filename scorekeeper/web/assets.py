@@ -16,8 +16,13 @@ THEME = "#0b5394"  # app.css --accent
 # Kept by the service worker at install: what every page needs (htmx, the styles, the scripts). The icons
 # are not: the home screen keeps its own copy. Nor is the home page: it is kept once opened, and until
 # then /offline (kept at install) lists this phone's tables.
-PRECACHE = ("app.css", "theme.js", "tables.js", "offline.js", "board.js", "hand_form.js", "phone_list.js", "wake.js",
-            "share_text.js", "vendor/htmx-2.0.11.min.js")
+PRECACHE = ("app.css", "theme.js", "tables.js", "outbox.js", "outbox_list.js", "kept_pages.js", "offline_edit.js",
+            "board.js", "hand_form.js", "phone_list.js", "wake.js", "share_text.js", "vendor/htmx-2.0.11.min.js")
+# The posts a phone's outbox keeps while the server can't be reached (a hand saved, edited or deleted; an undo), as
+# a JavaScript regular expression, written here once: static/outbox.js and offline_edit.js read it from #net's
+# data-queued (app/_net.html), the service worker (static/sw.js) from its BUILD. Its groups: the table's key, what
+# follows it, the hand's number, "/delete".
+QUEUED = r"^/t/([^/]+)/(hands(?:/(\d+)(/delete)?)?|undo)$"
 digest = precompressed.digest  # a static file's content digest: its URL's ?v= (static_url, hashed)
 
 
@@ -38,8 +43,8 @@ def build() -> dict:
     """Return what this version's service worker keeps: its version and the URLs to cache at install."""
     assets = [static_url(f) for f in PRECACHE]
     source = sw_source()
-    version = hashlib.sha256("\n".join([source, *assets]).encode()).hexdigest()[:12]
-    return {"version": version, "assets": assets, "offline": url_for("pwa.offline")}
+    version = hashlib.sha256("\n".join([source, QUEUED, *assets]).encode()).hexdigest()[:12]
+    return {"version": version, "assets": assets, "offline": url_for("pwa.offline"), "queued": QUEUED}
 
 
 def release() -> str:
@@ -63,7 +68,7 @@ def sw_source() -> str:
 
 
 def words_url() -> str:
-    """Return the address of static/offline.js's texts in this request's language, named by their digest."""
+    """Return the address of the offline scripts' texts in this request's language, named by their digest."""
     return url_for("pwa.words", v=words_script(locale_id())[1])
 
 

@@ -196,7 +196,7 @@ def edit_form(game, table, facts: dict):
 def edit_values(game, table, facts: dict) -> dict:
     """Return values(edit_form(game, table, facts)) from the declaration alone, without building the form: what the
     table page's rows carry, so that a phone offline fills its own hand form with a hand it never opened
-    (static/offline.js). `table` is the table as the hand was played (board.played_under)."""
+    (static/offline_edit.js). `table` is the table as the hand was played (board.played_under)."""
     players = list(table.players)
     rules, entry, _key = declared(game, table, None)
     given = game.from_facts(facts, players, dict(rules))
@@ -354,13 +354,24 @@ def _nodes(form, fields, switch) -> list[dict]:
         for name, decl, player in expand(f, form.players):
             label = _seat_label(decl.label, player) if player is not None else say(decl.label)
             node = dict(kind=type(decl).__name__.lower(), field=form[name], label=label,
-                        style=getattr(decl, "style", ""))
+                        style=getattr(decl, "style", ""), needed=_needed(f, decl))
             if isinstance(decl, Pick):
                 node["switch"] = switch[1] if switch and switch[0] == decl.name else None
             if isinstance(decl, Number):
                 node["mode"] = "decimal" if decl.halves else "text" if decl.low < 0 else "numeric"
             out.append(node)
     return out
+
+
+def _needed(f, decl) -> bool | str:
+    """Whether the hand can't be read without this field: a choice that must be made, a number that must be typed,
+    or "but-one", a number per player with a total (one of them may stay blank). The page asks for the preview once
+    every needed field it shows is filled (static/hand_form.js)."""
+    if isinstance(decl, Pick):
+        return decl.required is not None
+    if isinstance(decl, Number) and not decl.optional:
+        return "but-one" if isinstance(f, PerSeat) and f.fill_from is not None else True
+    return False
 
 
 def _any_set(nodes) -> bool:
@@ -384,7 +395,7 @@ def _flat(nodes):
 
 
 def offline_edit(table, hand) -> str:
-    """Return what a phone needs to edit this hand offline, as JSON for its row (static/offline.js): what each field
+    """Return what a phone needs to edit this hand offline, as JSON for its row (static/offline_edit.js): what each field
     of its edit form holds, the version being edited, and the setup it was played with (the phone's own form is
     for the table's setup now; another setup's hand waits for the network). "" if the hand can't be read."""
     game = get_game(table.game)

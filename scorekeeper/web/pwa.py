@@ -6,7 +6,7 @@
 - `/sw.js` (static/sw.js, served from the root so its scope is every page) is told the version and the
   files to keep at install; it is `no-cache` with an ETag, so a phone's update check is a 304.
 - `/manifest.webmanifest` makes the app installable; `/offline` is the page the service worker shows
-  for an address this phone never opened; `/csrf` gives the offline queue (static/offline.js) a fresh
+  for an address this phone never opened; `/csrf` gives the offline queue (static/outbox.js) a fresh
   CSRF token before it sends what waited.
 """
 from __future__ import annotations
@@ -36,7 +36,7 @@ def hashed(endpoint, values):
 
 @bp.get("/offline-words.js")
 def words():
-    """static/offline.js's texts (app/_offline_words.html): the same on every page in a language, so they come once
+    """The offline scripts' texts (app/_offline_words.html): the same on every page in a language, so they come once
     and are kept a year (and by the worker, like a file) under the digest of what they say."""
     body, current = words_script(locale_id())
     return kept_by_digest(Response(body, mimetype="text/javascript"), current)

@@ -14,7 +14,7 @@ from ..engine import evening, settle
 from ..engine.errors import ScoreError
 from ..engine.evening import DAMAGED, Setup
 from .house_rules import in_words, option_title
-from .l10n import isolated, money, say
+from .l10n import isolated, money, say, signed
 
 
 def lines(lines) -> list[str]:
@@ -111,6 +111,34 @@ def settle_text(game_name: str, when, transfers, currency: str, totals: dict, wa
     lines.append(_("Totals: %(totals)s", totals=", ".join(f"{p} {money(v, currency, signed=True)}"
                                                               for p, v in totals.items())))
     lines.append(_("Scoreboard: %(url)s", url=watch))
+    return "\n".join(lines)
+
+
+def hand_said(row, kind: str) -> str:
+    """Say a hand's result as it was saved or changed: "Hand 7 saved: Gaston +198"."""
+    result = _won(row)
+    if kind == "saved":
+        return _("Hand %(n)s saved: %(result)s", n=row.index, result=result)
+    return _("Hand %(n)s changed: %(result)s", n=row.index, result=result)
+
+
+def _won(row) -> str:
+    won = [f"{isolated(p)} {signed(u)}" for p, u in row.scores.items() if u > 0]
+    return ", ".join(won) if won else _("nobody wins")
+
+
+def hand_text(table, b, row) -> str:
+    """A hand for the group chat, in the reader's language: the evening, the hand (what was played, who won),
+    the evening's totals (points, and money when there is a stake). The watch link is the page's
+    (static/share_text.js adds it), so a Save's answer needn't look it up."""
+    from flask_babel import format_date
+    lines = [_("%(game)s, %(date)s", game=_(b.game.name), date=format_date(table.created_at, "medium"))]
+    what = say(row.summary) if row.summary else None
+    lines.append(_("Hand %(n)s: %(message)s", n=row.index, message=f"{what} – {_won(row)}" if what else _won(row)))
+    staked = any(b.money.values())
+    lines.append(_("Totals: %(totals)s", totals=", ".join(
+        f"{p} {signed(b.units[p])}" + (f" ({money(b.money[p], table.currency, signed=True)})" if staked else "")
+        for p in b.players)))
     return "\n".join(lines)
 
 

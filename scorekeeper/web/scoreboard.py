@@ -121,7 +121,7 @@ def page_tag(table) -> str:
     the address asked, this session's CSRF token and the app's files (both are in the page). Tokens for
     the page's forms are in it too: a page is only ever reused while the table is at the same version,
     so none of them was used (any change they make moves the version on), and the page renews them
-    anyway (static/offline.js). The release that renders it too: new markup is a new page.
+    anyway (static/outbox.js). The release that renders it too: new markup is a new page.
     """
     tag = (etag(table.version), l10n.locale_id(table.currency), request.full_path,
            session.get("csrf_token", ""), build()["version"], release())
@@ -161,7 +161,7 @@ def shown_version(tags=None) -> int | None:
 
 
 def shown_by_form() -> int | None:
-    """Return the version the saving phone's page shows (X-Board, the poll's ETag, sent by static/offline.js)."""
+    """Return the version the saving phone's page shows (X-Board, the poll's ETag, sent by static/board.js)."""
     tag = request.headers.get("X-Board", "")
     return shown_version([tag.strip().strip('"')]) if 0 < len(tag) < 80 else None
 

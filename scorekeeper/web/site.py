@@ -173,7 +173,7 @@ def install(app: Flask) -> None:
     def database_down(e):
         # The database can't be reached, is read-only or out of space (a stopped PostgreSQL, a full disk): not
         # the request's fault, and over once the database is back. 503 with Retry-After: the phone keeps a
-        # Save in its queue (static/offline.js) and sends it then; a plain form post gets its values back.
+        # Save in its queue (static/outbox.js) and sends it then; a plain form post gets its values back.
         app.logger.warning("database unavailable: %s", str(getattr(e, "orig", None) or e).strip().splitlines()[0])
         if request.method == "POST" and request.form and not wants_json():
             message = gettext("The database isn't answering just now, so this wasn't saved yet. What you entered "

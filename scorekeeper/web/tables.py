@@ -23,7 +23,8 @@ from ..engine.games import resolve_rules
 from . import count_aid, hand_form, scoreboard
 from . import said as words
 from .access import hand_gone, load, load_hand, viewer_ok, watched_at
-from .l10n import isolated, say, signed
+from .l10n import say
+from .links import external
 from .parse import digits
 from .table_form import new_token
 
@@ -52,26 +53,18 @@ def page(table, game, form, status=200, message=None, preview=None, engine_error
     return render_template("table/page.html", table=table, game=game, form=form, b=b,
                            last=store.last_change(table.id), message=message, preview=preview,
                            engine_error=engine_error, said=said(b), deleted=deleted and int(deleted),
+                           watch=external("live.view", table_id=store.share_links(table.id)[store.VIEWER]),
                            aid=aid or count_aid.start(game, table, request.form)), status
 
 
-def said(b) -> str | None:
-    """Say the hand just saved or changed, with its result: "Hand 7 saved: Gaston +198"."""
+def said(b) -> tuple | None:
+    """Return (the row, "saved" or "changed") of the hand just saved or changed, said above the totals."""
     for kind in ("saved", "changed"):
         numbers = get_flashed_messages(category_filter=[kind])
         row = next((r for r in b.rows if numbers and str(r.hand.number) == numbers[-1]), None)
         if row is not None:
-            return saying(row, kind)
+            return row, kind
     return None
-
-
-def saying(row, kind: str) -> str:
-    """Say a hand's result as it was saved or changed: "Hand 7 saved: Gaston +198"."""
-    won = [f"{isolated(p)} {signed(u)}" for p, u in row.scores.items() if u > 0]
-    result = ", ".join(won) if won else _("nobody wins")
-    if kind == "saved":
-        return _("Hand %(n)s saved: %(result)s", n=row.index, result=result)
-    return _("Hand %(n)s changed: %(result)s", n=row.index, result=result)
 
 
 @bp.get("/t/<table_id>")
@@ -100,12 +93,11 @@ def saved(table_id, game, written: store.Added, aid_used: bool, since: int | Non
     phone comes with the next poll), or for a form posted twice, the table's as it is now.
     """
     table, b, last, row, added = scoreboard.after_save(table_id, written, since)
-    said_line = saying(row, "saved") if row is not None else None
     form = next_form(table, game, b) if aid_used else None
     response = make_response(render_template(
         "table/_saved.html", table=table, game=game, b=b, form=form, number=None, send_form=aid_used,
         aid=count_aid.start(game, table, MultiDict()) if aid_used else None, last=last,
-        said=said_line, added=added, preview=None, engine_error=None))
+        said=(row, "saved") if row is not None else None, added=added, preview=None, engine_error=None))
     if not aid_used:
         # the phone resets its own form to the next hand's values (static/hand_form.js): it has the form already
         last = b.rows[-1].hand.facts if b.rows else None
@@ -172,7 +164,7 @@ def add(table_id):
 
 def refused(answer, form, *sentences):
     """Mark the answer to a Save that recorded nothing: X-Refused says why in one sentence (percent-encoded UTF-8),
-    which the phone's queue shows in its list (static/offline.js), rather than working it out from the page."""
+    which the phone's queue shows in its list (static/outbox.js), rather than working it out from the page."""
     wrong = hand_form.errors(form)
     said = [_("Not saved yet: look at %(fields)s.", fields=", ".join(wrong))] if wrong else []
     said += [str(s) for s in sentences if s]

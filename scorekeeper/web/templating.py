@@ -11,13 +11,13 @@ from jinja2 import BytecodeCache
 from ..engine import evening
 from . import count_aid, hand_form, l10n
 from .access import can_change
-from .assets import THEME, static_url, words_url
+from .assets import QUEUED, THEME, static_url, words_url
 from .chart import chart
 from .deck import card_title, deck_for
 from .house_rules import option_title
 from .l10n import LANGUAGES, isolated, money, points, say, signed
 from .links import lan_base, qr
-from .said import table_changes
+from .said import hand_said, hand_text, table_changes
 from .scoreboard import live_etag, select_oob
 from .site import lang_url
 from .table_form import new_token
@@ -55,6 +55,7 @@ def install(app) -> None:
         "card_title": card_title, "format_datetime": format_datetime,
         # the scoreboard (web/scoreboard.py's regions and versions; the evening's chart and numbers, once each)
         "select_oob": select_oob, "live_etag": live_etag, "page_size": evening.PAGE, "changes_said": table_changes,
+        "hand_said": hand_said, "hand_text": hand_text,
         "evening_chart": lambda b: b.once(("chart", l10n.locale_id()), chart),
         "evening_numbers": lambda b: b.once("numbers", evening.numbers),
         # the hand form and its counting aid
@@ -64,7 +65,7 @@ def install(app) -> None:
         # who may change the table; sharing it
         "can_change": can_change, "lan_link": lan_base, "qr": qr,
         # the app's files
-        "static_url": static_url, "theme_colour": THEME, "words_url": words_url,
+        "static_url": static_url, "theme_colour": THEME, "words_url": words_url, "queued_posts": QUEUED,
     })
 
     @app.context_processor

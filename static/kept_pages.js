@@ -1,0 +1,61 @@
+// This phone's copies of pages, for use offline (the service worker, static/sw.js, keeps every page opened): the
+// worker registered; a table page's copy following what the page shows; a table's copies forgotten when its link
+// was turned off or this phone removed it from its list (static/tables.js says so: "scorekeeper:tables").
+(function () {
+  "use strict";
+  var PAGES = "sk-pages";
+  // plain http on a LAN: no worker (the outbox works without); a failed registration: online only
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("/sw.js", { updateViaCache: "none" }).catch(function () { /* online only */ });
+  }
+
+  // The phone's copy of this table page follows what the page shows: once a poll or a Save brought a new version and
+  // the page has been still for a few seconds (a burst of saves is one fetch), or when the page is left, the worker
+  // fetches the page as it is now and keeps it (static/sw.js). Opened again without the network (an edit offline
+  // among them), it shows the evening as this phone last saw it, not as it was when the page was first opened.
+  var keptTag = null, keepTimer = null, keepWanted = false;
+  function keepPage(xhr) {
+    var tag = xhr && xhr.status === 200 && xhr.getResponseHeader("ETag");
+    if (!tag || tag === keptTag) { return; }
+    keptTag = tag;
+    keepWanted = true;
+    clearTimeout(keepTimer);
+    keepTimer = setTimeout(keepNow, 3000);
+  }
+  function keepNow() {
+    var worker = navigator.serviceWorker;
+    clearTimeout(keepTimer);
+    if (!keepWanted || !worker || !worker.controller || !/^\/t\/[^/]+$/.test(location.pathname)) { return; }
+    keepWanted = false;
+    worker.controller.postMessage({ keep: location.pathname });
+  }
+  document.addEventListener("visibilitychange", function () { if (document.visibilityState === "hidden") { keepNow(); } });
+
+  document.body.addEventListener("htmx:afterRequest", function (e) {
+    var xhr = e.detail.xhr, asked = ((e.detail.pathInfo || {}).requestPath || "").split("?")[0];
+    // a poll (its element may be gone by now: a whole board's answer brings a new one) or a Save
+    if (/^\/t\/[^/]+\/board$/.test(asked) || (e.detail.elt && e.detail.elt.id === "hand-form")) { keepPage(xhr); }
+    var table = location.pathname.match(/^\/[tv]\/([^/]+)/);
+    if (xhr && xhr.status === 286 && table) {  // the link was turned off: its pages go
+      forget(function (key) { return key === table[1]; });
+    }
+  });
+  // This phone removed a table from its list: its kept pages go too (the worker does the same on a 404 or 410).
+  document.addEventListener("scorekeeper:tables", function (e) {
+    var mine = e.detail.ids;
+    forget(function (key) { return mine.indexOf(key) < 0; });
+  });
+
+  // Every page kept under a table's address (/t/<key>..., /v/<key>...) whose key is `gone`.
+  function forget(gone) {
+    if (!window.caches) { return Promise.resolve(); }
+    return caches.open(PAGES).then(function (cache) {
+      return cache.keys().then(function (requests) {
+        return Promise.all(requests.map(function (r) {
+          var m = new URL(r.url).pathname.match(/^\/[tv]\/([^/]+)/);
+          return m && gone(m[1]) ? cache.delete(r) : null;
+        }));
+      });
+    });
+  }
+})();
