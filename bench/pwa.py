@@ -230,7 +230,8 @@ def main() -> None:
             proxy.reset()
             watcher.wait_for_timeout(10_000)
             with proxy.lock:
-                polled = [p for p in proxy.polled if p["down"]]  # answered
+                # answered, and this phone's (the table's page, open in another tab, polls too)
+                polled = [p for p in proxy.polled if p["down"] and p["target"] == f"/t/{viewer}/board"]
             watched = (statistics.median(p["up"] for p in polled), statistics.median(p["down"] for p in polled),
                        len(polled), [c["name"] for c in watching.cookies()])
             watching.close()
