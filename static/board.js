@@ -58,3 +58,21 @@ document.addEventListener("htmx:afterRequest", function (e) {
   var tag = xhr && xhr.status === 200 && xhr.getResponseHeader("ETag");
   if (live && tag && (e.detail.elt === live || e.detail.elt.id === "hand-form")) { live.dataset.etag = tag; }
 });
+
+// What matters once the page is in use (the outbox and its list, the worker's registration, this phone's list of
+// tables, sharing, the screen kept on: app/base.html's <template id="later">, a page's own among them) comes after
+// the page has loaded, fetched at once and run in its order: on a weak signal, what the page needs first comes
+// first. <html data-later="ran"> once the last has run (or could not come).
+window.addEventListener("load", function () {
+  setTimeout(function () {  // after the load event, not within it
+    var later = document.getElementById("later"), last = null;
+    (later ? later.content.querySelectorAll("script[src]") : []).forEach(function (s) {
+      last = document.createElement("script");
+      last.src = s.getAttribute("src");
+      last.async = false;  // in order
+      document.head.appendChild(last);
+    });
+    var ran = function () { document.documentElement.dataset.later = "ran"; };
+    if (last) { last.onload = last.onerror = ran; } else { ran(); }
+  }, 0);
+});

@@ -416,11 +416,8 @@
   window.addEventListener("storage", function (e) { if (e.key === KEY) { tell(); } });
   setInterval(function () { if (sendable()) { flush(); } }, RETRY);
 
-  // The rest once every script of the page listens (deferred scripts run before DOMContentLoaded).
-  function start() {
-    tell();
-    handoff();
-    started.then(function () { ready = true; tell(); flush(); });
-  }
-  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }
+  // The rest now: this script comes last (app/base.html's later scripts), so every other script of the page listens.
+  tell();
+  handoff();
+  started.then(function () { ready = true; tell(); flush(); });
 })();

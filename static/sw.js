@@ -16,7 +16,8 @@ var CHANGE = new RegExp(BUILD.queued);
 var KEPT = /^\/(count\/[^/]+\/aid|offline-words\.js)$/;
 // A page kept by an earlier version names static/offline.js, which became these scripts: it gets them, in its place.
 // A kept page is kept anew each time it is opened online, so this can go once phones have opened theirs since.
-var RETIRED = { "/static/offline.js": ["outbox.js", "outbox_list.js", "kept_pages.js", "offline_edit.js"] };
+// The outbox last: it starts at once, when every other listens.
+var RETIRED = { "/static/offline.js": ["outbox_list.js", "kept_pages.js", "offline_edit.js", "outbox.js"] };
 
 self.addEventListener("install", function (e) {
   e.waitUntil(caches.open(STATIC).then(function (c) { return c.addAll(BUILD.assets); })

@@ -76,6 +76,38 @@ def live_server(sqlite_url):
     server.shutdown()
 
 
+LATER_RAN = "() => !document.getElementById('later') || document.documentElement.dataset.later === 'ran'"
+
+
+def in_use(page):
+    """Wait until the page a tap opened has run its later scripts (the outbox, this phone's list of tables...), as
+    a page opened with goto or reload does by itself (below)."""
+    page.wait_for_function(LATER_RAN)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def pages_used_once_their_later_scripts_ran():
+    """A page a browser test opens (goto, reload) is used once its later scripts have run (app/base.html's #later,
+    fetched after the load event: static/board.js), as a player's page is, a moment after it has loaded: the test
+    waits on that state, not on Playwright's load event alone."""
+    try:
+        from playwright.sync_api import Page
+    except ImportError:  # no browser here: nothing opens a page
+        yield
+        return
+    goto, reload = Page.goto, Page.reload
+
+    def used(method):
+        def opened(self, *args, **kwargs):
+            response = method(self, *args, **kwargs)
+            in_use(self)
+            return response
+        return opened
+    Page.goto, Page.reload = used(goto), used(reload)
+    yield
+    Page.goto, Page.reload = goto, reload
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """Launch Debian's Chromium (no Playwright browser download here)."""

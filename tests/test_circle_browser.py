@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from test_tables_browser import WAIT, choose, save, troggu_normal
+from tests.conftest import in_use
 
 pytestmark = pytest.mark.browser
 SHOTS = "/tmp"
@@ -23,6 +24,7 @@ def open_evening(page, game, players, stake):
     page.fill("input[name=stake]", stake)
     page.get_by_role("button", name="Open the table").click()
     expect(page.locator("#hand-form")).to_be_visible(timeout=WAIT)
+    in_use(page)  # its scripts all run: a tap now is a player's
     return page.url
 
 

@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from test_tables_browser import saved_and_settled
+from tests.conftest import in_use
 
 pytestmark = pytest.mark.browser
 SHOTS = "/tmp"
@@ -32,6 +33,7 @@ def open_troccas(page, base):
         page.fill(f"#players-{i}", name)
     page.get_by_role("button", name="Open the table").click()
     expect(page.locator("#hand-form")).to_be_visible()
+    in_use(page)  # its scripts all run: a tap now is a player's
 
 
 def links(page, base):

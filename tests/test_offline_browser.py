@@ -16,6 +16,7 @@ from werkzeug.serving import make_server
 from scorekeeper import create_app
 from scorekeeper.web.links import lan_address
 from test_tables_browser import saved_and_settled
+from tests.conftest import in_use
 
 pytestmark = pytest.mark.browser
 SHOTS = "/tmp"
@@ -73,6 +74,7 @@ def open_troccas(page, base):
         page.fill(f"#players-{i}", name)
     page.get_by_role("button", name="Open the table").click()
     expect(page.locator("#hand-form")).to_be_visible(timeout=WAIT)
+    in_use(page)  # its scripts all run: a tap now is a player's
     return page.url
 
 
@@ -319,9 +321,12 @@ def test_a_page_kept_before_the_outbox_had_its_own_scripts_still_keeps_what_is_s
     anna, table = kept_table(40)
     anna.evaluate("""async (u) => {
         const cache = await caches.open('sk-pages'), kept = await cache.match(u);
+        // that version's scripts were deferred in the head, the outbox's in that one file
         const html = (await kept.text())
-          .replace(/<script src="\\/static\\/outbox\\.js[^"]*" defer><\\/script>/, '<script src="/static/offline.js?v=0123456789ab" defer></script>')
-          .replace(/<script src="\\/static\\/(outbox_list|kept_pages|offline_edit)\\.js[^"]*" defer><\\/script>/g, '')
+          .replace(/<template id="later">([\\s\\S]*?)<\\/template>/, (all, scripts) => scripts
+            .replace(/<script src="\\/static\\/(outbox_list|kept_pages|offline_edit)\\.js[^"]*"><\\/script>/g, '')
+            .replace(/<script src="\\/static\\/outbox\\.js[^"]*"><\\/script>/, '<script src="/static/offline.js?v=0123456789ab"></script>')
+            .replace(/><\\/script>/g, ' defer></script>'))
           .replace(/ data-queued="[^"]*"/, '');
         await cache.put(u, new Response(html, { headers: kept.headers }));
     }""", table)

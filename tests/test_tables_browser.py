@@ -3,6 +3,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
+from tests.conftest import in_use
 
 pytestmark = pytest.mark.browser
 SHOTS = "/tmp"
@@ -21,6 +22,7 @@ def open_table(page, base, game, players, stake=None, dealer=None):
         choose(page, "Who deals first", dealer)
     page.get_by_role("button", name="Open the table").click()
     expect(page.locator("#hand-form")).to_be_visible(timeout=WAIT)
+    in_use(page)  # its scripts all run: a tap now is a player's
 
 
 def group(page, legend):
