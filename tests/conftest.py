@@ -76,7 +76,9 @@ def live_server(sqlite_url):
     server.shutdown()
 
 
-LATER_RAN = "() => !document.getElementById('later') || document.documentElement.dataset.later === 'ran'"
+# ran, or never will: no #later on this page, or no script runs on it (JavaScript off: htmx, deferred, never came)
+LATER_RAN = ("() => !document.getElementById('later') || document.documentElement.dataset.later === 'ran'"
+             " || (document.readyState === 'complete' && !window.htmx)")
 
 
 def in_use(page):

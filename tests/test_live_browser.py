@@ -149,7 +149,7 @@ def test_the_viewer_link_refuses_posts(phones, live_server):
     troccas_hand(anna, 40)
     save(anna)
     viewer, _scorer = links(anna, live_server)
-    zoe.goto(live_server + "/")  # the viewer's page makes no session: a valid token from a page that does
+    zoe.goto(live_server + "/tables/new/troccas")  # the viewer's page makes no session: a token from a page that does
     csrf = zoe.locator('meta[name="csrf-token"]').get_attribute("content")  # a valid token: only the role refuses
     zoe.goto(viewer)
     base = viewer.replace("/v/", "/t/")
