@@ -84,7 +84,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .web import (access, api, circles, counting, exports, health, home, limits, precompressed, pwa, rules, share,
                       settle_up, site, table_setup, tables, templating, watch)
     store.init_app(app)
-    csrf.exempt(api.bp)
+    # What changes nothing needs no token: the JSON API (its writes are a table's key alone, API.md), the counting
+    # pages (they count what they are sent) and the home page's QR code (of what it is sent). So those pages make no
+    # session, and answer the same to everyone: a 304 when asked again (web/site.py tagged_by_content).
+    for pure in (api.bp, counting.bp, home.list_qr):
+        csrf.exempt(pure)
     access.install(app)
     for blueprint in (api.bp, home.bp, counting.bp, rules.bp, tables.bp, table_setup.bp, settle_up.bp, exports.bp,
                       watch.bp, share.bp, pwa.bp, health.bp, circles.bp):

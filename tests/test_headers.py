@@ -52,7 +52,7 @@ def test_capability_pages_are_never_stored(client):
                                              "token": "t1"}).status_code == 303
     viewer = re.search(r'data-link="viewer">https?://[^/<]+(/v/[^<]+)<', client.get(url + "/share").get_data(as_text=True)).group(1)
     for path in (url, url + "/share", url + "/settle", url + "/hands/1", url + "/board", url + "/export.csv",
-                 url + "/export.json", viewer, "/t/not-a-real-table"):
+                 url + "/export.json", viewer, "/t/not-a-real-table", "/c/not-a-real-circle"):
         r = client.get(path)
         assert r.status_code in (200, 404), path
         assert r.headers["Cache-Control"] == "no-store", path
@@ -123,6 +123,29 @@ def test_public_pages_and_static_files_keep_their_caching(client):
     assert static.status_code == 200
     assert "max-age=31536000" in static.headers["Cache-Control"] and "no-store" not in static.headers["Cache-Control"]
     static.close()
+
+
+def test_pages_the_same_for_everyone_are_a_304_when_asked_again_unchanged(csrf_app):
+    # The home, counting and rules pages post nothing that changes anything (app/base.html read_only): they make no
+    # session, so each is tagged by its content (web/site.py tagged_by_content) and asked again with it, a 304.
+    client = csrf_app.test_client()
+    for path in ("/", "/count/troccas", "/count/troccas/classes", "/rules", "/rules/troggu", "/take"):
+        first = client.get(path, headers={"Accept-Encoding": "br"})
+        assert first.status_code == 200 and first.headers["Cache-Control"] == "no-cache", path
+        assert "Set-Cookie" not in first.headers and "Cookie" not in first.headers.get("Vary", ""), path
+        tag = first.headers["ETag"]  # compressed: Flask-Compress adds ":br", the same page either way
+        again = client.get(path, headers={"If-None-Match": tag})
+        assert again.status_code == 304 and again.data == b"" and again.headers["ETag"].strip('"') in tag, path
+        # another language is another page: the whole of it
+        other = client.get(path, headers={"If-None-Match": tag, "Accept-Language": "de"})
+        assert other.status_code == 200 and 'lang="de"' in other.get_data(as_text=True), path
+    # a page that posts a change carries a token and makes a session: never tagged by content
+    setup = client.get("/tables/new/troccas")
+    assert "ETag" not in setup.headers and cookie_header(setup, "session")
+    # asked with ?lang=, a 304 still sets the language
+    tag = client.get("/?lang=it").headers["ETag"]
+    again = client.get("/?lang=it", headers={"If-None-Match": tag})
+    assert again.status_code == 304 and cookie_header(again, "lang").startswith("lang=it")
 
 
 # ---- HTTPS, cookies and proxies ----

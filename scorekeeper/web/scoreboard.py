@@ -21,6 +21,7 @@ from .access import role
 from .kept import ByVersion, of_app
 from .parse import digits
 from .assets import build, release
+from .site import asked_tags
 
 BOARD = ("totals", "chart", "numbers-body", "seated", "hands")  # what any change of the table may move
 POLL = (*BOARD, "live", "hand-title")  # a poll: also its own element (the new tag) and the next hand's heading
@@ -142,12 +143,6 @@ def answer_page(table, render):
     if not said_once and response.status_code == 200:
         response.set_etag(page_tag(table))  # after rendering: a first page made this session's CSRF token
     return response
-
-
-def asked_tags() -> set[str]:
-    """Return the tags the phone's If-None-Match names, each without the encoding Flask-Compress adds to a
-    compressed 200's ETag ("<tag>:br", ":gzip"): the same page or version either way."""
-    return {t.split(":")[0] for t in request.if_none_match.as_set(include_weak=True)}
 
 
 def shown_version(tags=None) -> int | None:

@@ -1,10 +1,11 @@
 """App-wide web behaviour: security headers, proxies and HTTPS, friendly error pages, template helpers."""
 from __future__ import annotations
 
+import hashlib
 from urllib.parse import quote, urlencode
 
 import flask
-from flask import (Flask, abort, current_app, has_request_context, jsonify, make_response, render_template,
+from flask import (Flask, abort, current_app, g, has_request_context, jsonify, make_response, render_template,
                    request)
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext
@@ -25,9 +26,9 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 # so a table's address (/t/<key>, /v/<key>: the key is the only secret) still never leaks to another site. A page
 # that never posts (a watcher's) says "no-referrer" itself (app/base.html): its polls needn't carry the address.
 REFERRER_POLICY = "same-origin"
-# Pages whose address is a table's key: never stored by the browser or a shared cache (nor any error
-# page answering a guessed key).
-CAPABILITY_PATHS = ("/t/", "/v/")
+# Pages whose address is a table's or a circle's key: never stored by the browser or a shared cache (nor any
+# error page answering a guessed key).
+CAPABILITY_PATHS = ("/t/", "/v/", "/c/")
 
 
 class Request(flask.Request):
@@ -62,6 +63,11 @@ class SessionCookie(SecureCookieSessionInterface):
     def get_cookie_secure(self, app: Flask) -> bool:
         return super().get_cookie_secure(app) or (has_request_context() and request.is_secure)
 
+    def open_session(self, app: Flask, request):
+        session = super().open_session(app, request)
+        g.opened_session = session  # read without Flask's `session`, which marks it used (same_for_everyone)
+        return session
+
     def save_session(self, app: Flask, session, response) -> None:
         super().save_session(app, session, response)
         if swapped_in():
@@ -72,6 +78,32 @@ def swapped_in() -> bool:
     """Say whether this request is htmx posting a form whose answer it swaps into the page: an answer never
     stored anywhere (a POST's, never a page of its own), so it needs no caching headers."""
     return has_request_context() and request.method == "POST" and request.headers.get("HX-Request") == "true"
+
+
+def asked_tags() -> set[str]:
+    """Return the tags the phone's If-None-Match names, each without the encoding Flask-Compress adds to a
+    compressed 200's ETag ("<tag>:br", ":gzip"): the same page or version either way."""
+    return {t.split(":")[0] for t in request.if_none_match.as_set(include_weak=True)}
+
+
+def same_for_everyone(response) -> bool:
+    """Say whether an answer is a page anyone asking the same address in the same language is given: a GET's
+    whole page that read no session (so carries no CSRF token, no message said once: the home page, the counting
+    pages, the rules) and that says nothing itself of how to keep it (a table's page has its own tag)."""
+    return (request.method in ("GET", "HEAD") and response.status_code == 200 and response.mimetype == "text/html"
+            and not g.opened_session.accessed and request.headers.get("HX-Request") != "true"
+            and "Cache-Control" not in response.headers and response.get_etag()[0] is None)
+
+
+def tagged_by_content(response):
+    """Tag a page the same for everyone by its content; asked again with that tag, unchanged: a 304 (about
+    0.7 KB on the wire instead of the page). Kept by the browser or the service worker, asked again each time."""
+    response.headers["Cache-Control"] = "no-cache"
+    tag = "c" + hashlib.sha256(response.get_data()).hexdigest()[:24]
+    response.set_etag(tag)
+    if tag in asked_tags():
+        response.status_code = 304  # Werkzeug sends no body and no entity headers with it
+    return response
 
 
 def install(app: Flask) -> None:
@@ -95,6 +127,8 @@ def install(app: Flask) -> None:
         if "lang" in request.args and request.args["lang"] in LANGUAGES:
             response.set_cookie("lang", request.args["lang"], max_age=3600 * 24 * 365, samesite="Lax",
                                 secure=request.is_secure)
+        if same_for_everyone(response) and tagged_by_content(response).status_code == 304:
+            return response
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         if request.headers.get("HX-Request") == "true" and response.mimetype == "text/html":
             # a fragment htmx puts into a page already open: the page's own CSP, framing and referrer rules
