@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..engine.seating import next_dealer
 from .db import engine, is_key, now, reading, writing
+from .links import add_links
 from .schema import (Added, Change, Full, Hand, Moved, NotFound, Stale, TableInfo, changes, hands, payments,
                      pot_entries, table_info, tables)
 
@@ -38,13 +39,16 @@ _INSERT_HAND, _INSERT_CHANGE = insert(hands), insert(changes)
 
 
 def create_table(game: str, players: list[str], rules: dict, stake: int, currency: str,
-                 first_dealer: int, table_id: str | None = None, created_at: datetime | None = None) -> TableInfo:
-    """Store a new table under an unguessable id and return it."""
+                 first_dealer: int, table_id: str | None = None, created_at: datetime | None = None,
+                 circle_id: str | None = None) -> TableInfo:
+    """Store a new table under an unguessable id, with its share links (and in its circle, if one is given:
+    an evening the circle starts), all in one transaction; return it."""
     values = dict(id=table_id or secrets.token_urlsafe(16), game=game, players=list(players), rules=rules,
                   stake=stake, currency=currency, first_dealer=first_dealer, version=0,
-                  created_at=created_at or now())
+                  created_at=created_at or now(), circle_id=circle_id)
     with writing() as conn:
         conn.execute(insert(tables).values(**values))
+        add_links(conn, values["id"])
     return get_table(values["id"])
 
 
@@ -350,11 +354,13 @@ def import_table(table: TableInfo, hand_list: list[Hand]) -> TableInfo:
 
 
 def insert_table(conn, table: TableInfo, hand_list: list[Hand], circle_id: str | None = None) -> str:
-    """Write a whole table and its hands in the caller's transaction under a new id; return the id."""
+    """Write a whole table, its share links and its hands in the caller's transaction under a new id; return
+    the id."""
     new_id = secrets.token_urlsafe(16)
     conn.execute(insert(tables).values(id=new_id, game=table.game, players=list(table.players), rules=table.rules,
                                        stake=table.stake, currency=table.currency, first_dealer=table.first_dealer,
                                        version=table.version, created_at=table.created_at, circle_id=circle_id))
+    add_links(conn, new_id)
     if hand_list:
         conn.execute(insert(hands), [dict(table_id=new_id, number=h.number, facts=h.facts, version=h.version,
                                           created_at=h.created_at, updated_at=h.updated_at, dealer=h.dealer,

@@ -1,16 +1,21 @@
 """Share links: a table's own id is its creator's link; viewers and scorers get links of their own.
 
-They are made on first share; a new scorer link turns the old one off (kept, inactive, so an old
-link gets a clear answer).
+Both are made with the table, in the transaction that makes it (create_table, an import, a circle's evening:
+add_links), and migration 0009 made them for the tables from before; so reading them is a read, and no page
+that is only looked at writes. A new scorer link turns the old one off (kept, inactive, so an old link gets a
+clear answer).
 """
 from __future__ import annotations
 
+import logging
 import secrets
 
 from sqlalchemy import String, bindparam, insert, literal, select, union_all, update
 
 from .db import engine, is_key, now, reading, writing
 from .schema import CREATOR, SCORER, VIEWER, Access, NotFound, links, table_info, tables
+
+log = logging.getLogger(__name__)
 
 # one statement for both kinds of key, with the table's row (the view needs it next); built once
 _KEY = union_all(
@@ -31,14 +36,28 @@ def find_link(key: str) -> Access | None:
     return Access(row.id, row.role, row.active, table_info(row))
 
 
+def add_links(conn, table_id: str) -> dict[str, str]:
+    """Make a new table's viewer and scorer links in the caller's transaction (the one that inserts the table)."""
+    return {role: _new_link(conn, table_id, role) for role in (VIEWER, SCORER)}
+
+
 def share_links(table_id: str) -> dict[str, str]:
-    """Return the table's working viewer and scorer keys, making any that don't exist yet."""
-    with engine().connect() as conn:
+    """Return the table's working viewer and scorer keys: a read (the table was made with them).
+
+    The one fallback, for a table that has none (a row written outside the app, after migration 0009 made
+    them for every table before it): the missing ones are made here, in a write transaction of their own,
+    under the table's lock so two phones make one pair, and a warning is logged. The alternative was a page
+    that fails for want of a link its player never asked for, or a Share button without a watch link;
+    share_links_of comes here too, so this is the only place a GET can still write a link.
+    """
+    with reading() as conn:  # one statement
         found = _active_links(conn, table_id)
     if len(found) == 2:
         return found
+    log.warning("table %s had no %s link: made now", table_id,
+                " or ".join(r for r in (VIEWER, SCORER) if r not in found))
     with writing() as conn:
-        _lock(conn, table_id)  # two phones sharing at once make one pair of links
+        _lock(conn, table_id)
         found = _active_links(conn, table_id)
         for role in (VIEWER, SCORER):
             if role not in found:
@@ -67,15 +86,14 @@ def _active_links(conn, table_id: str) -> dict[str, str]:
 
 
 def _new_link(conn, table_id: str, role: str) -> str:
-    key = secrets.token_urlsafe(16)
+    key = secrets.token_urlsafe(16)  # migrations/versions/0009 makes keys the same way: change both together
     conn.execute(insert(links).values(key=key, table_id=table_id, role=role, active=True, created_at=now()))
     return key
 
 
-
 def share_links_of(table_ids: list[str]) -> dict[str, dict[str, str]]:
-    """Return each table's working viewer and scorer keys in one read (a circle's list of evenings), making them
-    for the tables that have none yet."""
+    """Return each table's working viewer and scorer keys in one read (a circle's list of evenings); a table
+    without them goes through share_links' fallback."""
     found: dict[str, dict[str, str]] = {t: {} for t in table_ids}
     with engine().connect() as conn:
         for chunk in range(0, len(table_ids), 500):  # bound the IN list

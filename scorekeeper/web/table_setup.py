@@ -39,10 +39,9 @@ def new_table(game_id):
     if request.method == "POST":
         settings = form.check()
         if settings is not None:
-            table = store.create_table(game.id, **settings)
             circle = circles.find_circle(request.args.get("circle", ""))  # opened from a circle: one of its evenings
-            if circle is not None and circle.active and circle.role == store.SCORER:
-                circles.join_circle(table.id, circle.id)
+            in_circle = circle is not None and circle.active and circle.role == store.SCORER
+            table = store.create_table(game.id, **settings, circle_id=circle.id if in_circle else None)
             return redirect(url_for("tables.show", table_id=table.id), 303)
     return render_template("table/new.html", game=game, form=form)
 
