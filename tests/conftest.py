@@ -76,9 +76,10 @@ def live_server(sqlite_url):
     server.shutdown()
 
 
-# ran, or never will: no #later on this page, or no script runs on it (JavaScript off: htmx, deferred, never came)
+# ran, or never will: no #later on this page, or no script runs on it (JavaScript off: static/board.js never said
+# they were coming)
 LATER_RAN = ("() => !document.getElementById('later') || document.documentElement.dataset.later === 'ran'"
-             " || (document.readyState === 'complete' && !window.htmx)")
+             " || (document.readyState === 'complete' && !document.documentElement.dataset.later)")
 
 
 def in_use(page):

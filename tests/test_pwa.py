@@ -9,6 +9,7 @@ from pathlib import Path
 from flask import url_for
 
 from scorekeeper.web import assets, pwa
+from tests.opening import open_table
 
 ROOT = Path(__file__).resolve().parent.parent
 TROCCAS = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
@@ -36,8 +37,10 @@ def test_the_manifest_makes_the_app_installable(client):
 def test_every_page_links_the_manifest_the_worker_script_and_a_touch_icon(client):
     page = client.get("/").get_data(as_text=True)
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
-    for script in ("outbox", "outbox_list", "kept_pages"):  # the outbox, its banner, the worker's registration
-        assert re.search(rf'<script src="/static/{script}\.js\?v=[0-9a-f]{{12}}" defer></script>', page), script
+    # the outbox's banner, the worker's registration, the outbox itself (last): once the page is in use, in order
+    later = re.search(r'<template id="later">(.*?)</template>', page, re.S).group(1)
+    scripts = re.findall(r'<script src="/static/(\w+)\.js\?v=[0-9a-f]{12}"></script>', later)
+    assert scripts[:2] == ["outbox_list", "kept_pages"] and scripts[-1] == "outbox", scripts
     assert re.search(r'rel="apple-touch-icon" href="/static/icons/apple-touch-icon\.png\?v=', page)
     assert 'id="net"' in page
 
@@ -130,14 +133,24 @@ def test_the_offline_queue_posts_like_a_form_with_its_token_and_a_fresh_csrf_tok
 def test_the_home_page_offers_to_remove_a_table_in_the_players_language(client):
     page = client.get("/?lang=de").get_data(as_text=True)
     assert 'data-remove="Entfernen"' in page
-    words = re.search(r'<script src="(/offline-words\.js\?v=\w+)" defer></script>', page).group(1)
+    words = re.search(r'<script src="(/offline-words\.js\?v=\w+)"></script>', page).group(1)
     assert "Auf diesem Handy gespeichert" in client.get(words).get_data(as_text=True).encode().decode("unicode_escape")
+
+
+def test_htmx_comes_only_with_pages_whose_markup_uses_it(client):
+    # app/base.html: htmx (15 KB compressed) is loaded by a page with hx- attributes; the others are plain pages
+    url = open_table(client)
+    for path, uses in (("/", False), ("/rules", False), ("/tables/new/troccas", False), (url + "/settle", False),
+                       (url + "/share", False), ("/count/troccas", True), ("/count/troccas/classes", True), (url, True)):
+        page = client.get(path).get_data(as_text=True)
+        body = page.split("<body>", 1)[1]
+        assert ("/static/vendor/htmx-2.0.11.min.js" in page) is uses is (" hx-" in body), path
 
 
 def test_the_offline_texts_come_once_in_the_pages_language_not_with_every_page(client):
     page = client.get("/").get_data(as_text=True)
     assert "data-offline=" not in page and "Offline: what you save is kept on this phone." not in page
-    # before the scripts that read them (all deferred: they run in this order)
+    # before the scripts that read them (the later scripts run in their order: app/base.html)
     for script in ("outbox", "outbox_list"):
         assert page.index("/offline-words.js?v=") < page.index(f"/static/{script}.js?v="), script
     english = re.search(r'src="(/offline-words\.js\?v=\w+)"', page).group(1)
