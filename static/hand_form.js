@@ -164,7 +164,6 @@
   var wait = document.querySelector("#hand-form .aid-wait[hx-get]");
   if (!wait || !window.fetch) { return; }
   var later = window.requestIdleCallback || function (fn) { setTimeout(fn, 2000); };
-  window.addEventListener("load", function () {
-    later(function () { fetch(wait.getAttribute("hx-get"), { credentials: "same-origin" }).catch(function () {}); });
-  });
+  // this script comes after the page has loaded (app/base.html's later scripts): idle from here on
+  later(function () { fetch(wait.getAttribute("hx-get"), { credentials: "same-origin" }).catch(function () {}); });
 }());
