@@ -45,6 +45,7 @@
     var mine = e.detail.ids;
     forget(function (key) { return mine.indexOf(key) < 0; });
   });
+  document.dispatchEvent(new CustomEvent("scorekeeper:tables-asked"));  // the home page's list, drawn before this came
 
   // Every page kept under a table's address (/t/<key>..., /v/<key>...) whose key is `gone`.
   function forget(gone) {

@@ -55,9 +55,14 @@
         mine.appendChild(li);
       });
       mine.parentNode.hidden = !mine.children.length;
-      // the list as it is now: the offline copies of tables no longer on it are forgotten (static/kept_pages.js)
+      said();
+    };
+    // the list as it is now: the offline copies of tables no longer on it are forgotten (static/kept_pages.js, which
+    // comes once the page has loaded, and asks)
+    var said = function () {
       document.dispatchEvent(new CustomEvent("scorekeeper:tables", { detail: { ids: load().map(function (t) { return t.id; }) } }));
     };
+    document.addEventListener("scorekeeper:tables-asked", said);
     show();
   }
   // This phone's circles: the circle pages it opened, newest first (a circle's page lists all its evenings, so an
