@@ -272,17 +272,14 @@
     return null;
   }
 
-  function reason(html, status, refused) {
-    if (refused) {  // the server said why it recorded nothing (web/tables.py refused): its sentence, as it is
-      try { return decodeURIComponent(refused); } catch (e) { /* not encoded as ours: read the page */ }
+  // Why the server recorded nothing: its own sentence, as it is (X-Refused: every refusal of this app says it, a
+  // refused Save, web/tables.py refused, and an error page, web/site.py error_page); from anything else (a proxy's
+  // error page), the status alone.
+  function reason(status, refused) {
+    if (refused) {
+      try { return decodeURIComponent(refused); } catch (e) { /* not encoded as ours */ }
     }
-    var doc = new DOMParser().parseFromString(html, "text/html"), said = [];
-    // the hand form's own errors and the page's message: never a hand row's engine error elsewhere on the page
-    doc.querySelectorAll("#hand-form .form-errors, #hand-form .engine-error, #hand-form .field-error, main .message").forEach(function (el) {
-      var t = el.textContent.trim();
-      if (t && said.indexOf(t) < 0) { said.push(t); }
-    });
-    return said.join(" ") || fill(T.refusedStatus, "status", status);
+    return fill(T.refusedStatus, "status", status);
   }
 
   function send(change, csrf) {
@@ -313,10 +310,8 @@
         if (TRY_LATER.indexOf(res.status) >= 0) {
           throw new Error("not now");
         }
-        return res.text().then(function (html) {
-          var why = reason(html, res.status, res.headers.get("X-Refused"));
-          return update(change.id, function (c) { c.state = "refused"; c.reason = why; });
-        });
+        var why = reason(res.status, res.headers.get("X-Refused"));
+        return update(change.id, function (c) { c.state = "refused"; c.reason = why; });
       })
       .catch(function (err) {  // not sent: it waits again
         return update(change.id, function (c) { if (c.state === "sending") { c.state = "waiting"; } })

@@ -176,3 +176,18 @@ def test_a_save_that_records_nothing_says_why_in_a_header(client):
                                                         "token": "r3", "action": "save"})
     assert stale.status_code == 200
     assert unquote(stale.headers["X-Refused"]).startswith("Diese Runde wurde inzwischen geändert")
+
+
+def test_a_post_refused_with_an_error_page_says_why_in_the_header_too(client, csrf_app):
+    """Every refused post names its reason in X-Refused (web/site.py error_page): the queue never reads a page."""
+    from urllib.parse import unquote
+    url = open_table(client, "troccas", TROCCAS)
+    gone = client.post(url + "/hands/7", data={"partner": "Cla", "points": "40", "version": "1", "token": "g1"})
+    page = gone.get_data(as_text=True).replace("&#39;", "'")
+    said = unquote(gone.headers["X-Refused"])
+    assert gone.status_code == 404 and said.startswith("Hand 7 isn't on this table") and said in page
+    nowhere = client.post("/t/no-such-table/hands", data={"points": "40"})
+    assert nowhere.status_code == 404 and unquote(nowhere.headers["X-Refused"]).startswith("There is nothing at this")
+    expired = csrf_app.test_client().post(url + "/hands", data={"partner": "Cla", "points": "40", "token": "g2"})
+    assert expired.status_code == 400 and "expired" in unquote(expired.headers["X-Refused"])
+    assert "X-Refused" not in client.get(url + "/hands/7").headers  # a page asked for: nothing was refused

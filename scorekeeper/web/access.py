@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 
 from .. import store
 from ..engine.games import get_game
+from .site import error_page
 
 
 def viewer_ok(view):
@@ -63,14 +64,13 @@ def refuse(message: str, status: int = 403):
     if getattr(_view(), "polled", False):
         # htmx stops polling on 286; the message replaces the live status line
         abort(Response(render_template("table/_live_off.html", message=message), 286))
-    abort(Response(render_template("app/error.html", status=status, message=message), status))
+    abort(error_page(message, status))
 
 
 def hand_gone(number: int):
     """Stop with a 404 that says the hand isn't (or is no longer) on this table."""
-    abort(Response(render_template("app/error.html", status=404, message=_(
-        "Hand %(n)s isn't on this table: it may have been deleted on another phone. Nothing was changed.",
-        n=number)), 404))
+    abort(error_page(_("Hand %(n)s isn't on this table: it may have been deleted on another phone. Nothing was "
+                       "changed.", n=number), 404))
 
 
 def resolve_key(endpoint, values):

@@ -106,6 +106,16 @@ def tagged_by_content(response):
     return response
 
 
+def error_page(message: str, status: int, posted=None):
+    """A friendly page saying what went wrong (app/error.html). A post refused so says it in X-Refused too (one
+    sentence, percent-encoded UTF-8), as a refused Save does (web/tables.py refused): the phone's queue shows the
+    server's own words beside the change it kept (static/outbox.js), never reading them out of a page."""
+    response = make_response(render_template("app/error.html", status=status, message=message, posted=posted), status)
+    if request.method == "POST":
+        response.headers["X-Refused"] = quote(message)
+    return response
+
+
 def install(app: Flask) -> None:
     """Attach the proxy setting, session cookie, headers, error handlers and template globals to the app."""
     # Trust X-Forwarded-For/-Proto/-Host only from the number of proxies configured (PROXY_FIX, default
@@ -160,7 +170,7 @@ def install(app: Flask) -> None:
         if wants_json():
             return jsonify({"error": {"code": code, "message": message}}), status
         posted = request.form if resend and request.method == "POST" and request.form else None
-        return render_template("app/error.html", status=status, message=message, posted=posted), status
+        return error_page(message, status, posted)
 
     @app.errorhandler(404)
     def not_found(e):

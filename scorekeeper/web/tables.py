@@ -169,8 +169,7 @@ def refused(answer, form, *sentences):
     said = [_("Not saved yet: look at %(fields)s.", fields=", ".join(wrong))] if wrong else []
     said += [str(s) for s in sentences if s]
     response = make_response(answer)
-    if said:
-        response.headers["X-Refused"] = quote(" ".join(said))
+    response.headers["X-Refused"] = quote(" ".join(said) or _("Not saved yet: look at the form."))
     return response
 
 
