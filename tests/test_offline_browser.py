@@ -531,7 +531,9 @@ def test_fix_it_that_succeeds_lets_the_change_go_and_opens_the_table(phones, liv
     anna.context.set_offline(True)
     troccas_hand(anna, 30)
     save_offline(anna)
+    # refused as this app refuses: its sentence in X-Refused (web/site.py error_page), percent-encoded
     anna.route("**/hands", lambda route: route.fulfill(status=400, content_type="text/html",
+                                                       headers={"X-Refused": "Not%20now."},
                                                        body="<main><p class=message>Not now.</p></main>"))
     anna.context.set_offline(False)
     expect(anna.locator("#waiting li")).to_contain_text("Refused: Not now.", timeout=WAIT)
