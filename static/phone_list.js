@@ -94,7 +94,6 @@
       };
       reader.readAsText(file);
     });
-    box.hidden = false;
     var ios = /iPhone|iPad|iPod/.test(navigator.userAgent) || (/Macintosh/.test(navigator.userAgent) && navigator.maxTouchPoints > 1);
     var installed = navigator.standalone || (window.matchMedia && window.matchMedia("(display-mode: standalone)").matches);
     if (ios && !installed && (list.tables.length || list.circles.length) && !localStorage.getItem(NOTED)) {

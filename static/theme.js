@@ -1,8 +1,12 @@
 // Light or dark: the phone's setting (prefers-color-scheme), unless this phone chose with the switch in the header,
-// which it remembers. Loaded in <head>, before the page is drawn, so a dark page never flashes white.
+// which it remembers. Loaded in <head>, before the page is drawn, so a dark page never flashes white; and so it says
+// that scripts run (<html data-scripted>).
 (function () {
   "use strict";
   var KEY = "scorekeeper.theme", root = document.documentElement, chosen = null;
+  // Scripts run here: what only works with them (.scripted, app.css) is there from the first paint, not drawn in later
+  // under the player's thumb.
+  root.dataset.scripted = "";
   try { chosen = localStorage.getItem(KEY); } catch (e) { /* private mode: the phone's setting */ }
   if (chosen === "dark" || chosen === "light") { root.dataset.theme = chosen; }
   var phone = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
