@@ -338,7 +338,7 @@ def test_hands_saved_at_the_same_moment_all_land_in_one_order(db_app):
     assert store.get_table(table.id).version == 8
 
 
-def test_share_links_are_made_once_and_rotation_keeps_the_viewer(db_app):
+def test_share_links_are_read_alike_by_phones_at_once_and_rotation_keeps_the_viewer(db_app):
     table = new_table()
     pairs = in_threads(db_app, 4, lambda i: store.share_links(table.id))
     assert all(p == pairs[0] for p in pairs)

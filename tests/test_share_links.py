@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -158,6 +159,36 @@ def test_the_first_look_at_a_circles_pages_writes_nothing(app, client):
     assert len(re.findall(r'href="/t/([^"]+)"', page)) >= 2  # both evenings listed, each by its scorer link
     assert "SELECT" in seen
     assert [s for s in seen if s in WRITES] == []
+
+
+def test_two_phones_making_a_new_circle_scorer_link_at_once_leave_one_working(db_app):
+    key = circles.create_circle("Thursday")
+    circle_id = circles.find_circle(key).id
+    # The first phone's new link waits, uncommitted, until the second has turned links off too, or could not (it
+    # waits for the circle's lock): without the lock, the second's turning off misses the first's new link, which
+    # stays working beside its own (PostgreSQL; SQLite takes one write at a time anyway).
+    both = threading.Barrier(2)
+
+    def meet(conn, cursor, statement, *args):
+        if statement.lstrip().upper().startswith("INSERT INTO CIRCLE_LINKS"):
+            try:
+                both.wait(timeout=2)  # the other phone never comes while it waits for the lock: go on
+            except threading.BrokenBarrierError:
+                pass
+    engine = db_app.extensions["store"]
+    event.listen(engine, "before_cursor_execute", meet)
+    try:
+        made = in_threads(db_app, 2, lambda: circles.new_circle_scorer_link(circle_id))
+    finally:
+        event.remove(engine, "before_cursor_execute", meet)
+    working = keys_in_database(db_app, circle_links, "circle_id", circle_id)
+    # under the circle's lock, one after another: each turns the last one's off, so the last one made is the one
+    assert working[store.SCORER] in made and len(set(made)) == 2
+    with db_app.extensions["store"].connect() as conn:
+        active = conn.execute(select(circle_links.c.key).where(circle_links.c.circle_id == circle_id,
+                                                               circle_links.c.role == store.SCORER,
+                                                               circle_links.c.active.is_(True))).all()
+    assert len(active) == 1  # 1 working scorer link, not one per phone
 
 
 # ---- the fallback: a table without links (a row written outside the app) ----

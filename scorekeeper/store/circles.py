@@ -50,13 +50,17 @@ def circle_links_of(circle_id: str) -> dict[str, str]:
     log.warning("circle %s had no %s link: made now", circle_id,
                 " or ".join(r for r in (VIEWER, SCORER) if r not in found))
     with writing() as conn:  # under the circle's lock: two phones at once make one pair, the second finds it
-        if conn.execute(select(circles.c.id).where(circles.c.id == circle_id).with_for_update()).first() is None:
-            raise NotFound(circle_id)
+        _lock(conn, circle_id)
         found = _active_links(conn, circle_id)
         for role in (VIEWER, SCORER):
             if role not in found:
                 found[role] = _new_link(conn, circle_id, role)
         return found
+
+
+def _lock(conn, circle_id: str) -> None:
+    if conn.execute(select(circles.c.id).where(circles.c.id == circle_id).with_for_update()).first() is None:
+        raise NotFound(circle_id)
 
 
 def _active_links(conn, circle_id: str) -> dict[str, str]:
@@ -68,6 +72,7 @@ def _active_links(conn, circle_id: str) -> dict[str, str]:
 def new_circle_scorer_link(circle_id: str) -> str:
     """Turn the circle's scorer link off and return a new one."""
     with writing() as conn:
+        _lock(conn, circle_id)  # two phones at once: the second turns off the first's new link, one stays working
         conn.execute(update(circle_links).where(circle_links.c.circle_id == circle_id,
                                                 circle_links.c.role == SCORER).values(active=False))
         return _new_link(conn, circle_id, SCORER)
