@@ -90,8 +90,9 @@ def same_for_everyone(response) -> bool:
     """Say whether an answer is a page anyone asking the same address in the same language is given: a GET's
     whole page that read no session (so carries no CSRF token, no message said once: the home page, the counting
     pages, the rules) and that says nothing itself of how to keep it (a table's page has its own tag)."""
+    session = g.get("opened_session")  # none opened (no secret key: Flask's null session): say it was read
     return (request.method in ("GET", "HEAD") and response.status_code == 200 and response.mimetype == "text/html"
-            and not g.opened_session.accessed and request.headers.get("HX-Request") != "true"
+            and session is not None and not session.accessed and request.headers.get("HX-Request") != "true"
             and "Cache-Control" not in response.headers and response.get_etag()[0] is None)
 
 
