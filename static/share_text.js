@@ -1,16 +1,10 @@
 // "Share": a short text for the group chat (who pays whom, or the hand just saved, the totals, the watch link),
 // written by the server in the page's language on the button (data-share-text; a table page's watch link is on
 // #table's data-share-link, so a Save's answer needn't carry it); the phone's share sheet where there is one, else
-// the clipboard, else the text itself to copy by hand. Buttons come with the page or with a Save's answer.
+// the clipboard, else the text itself to copy by hand. Buttons come with the page or with a Save's answer, shown
+// wherever scripts run (.scripted); a tap finds this script, which comes once the page is in use.
 (function () {
   "use strict";
-  function show(root) {
-    (root.querySelectorAll ? root : document).querySelectorAll("button[data-share-text]").forEach(function (b) {
-      b.hidden = false;
-    });
-  }
-  show(document);
-  document.addEventListener("htmx:load", function (e) { show(e.target); });
   document.addEventListener("click", function (e) {
     var button = e.target.closest && e.target.closest("button[data-share-text]");
     if (!button) { return; }

@@ -1,12 +1,14 @@
 // Light or dark: the phone's setting (prefers-color-scheme), unless this phone chose with the switch in the header,
 // which it remembers. Loaded in <head>, before the page is drawn, so a dark page never flashes white; and so it says
-// that scripts run (<html data-scripted>).
+// what this phone can do (<html data-scripted data-wake-lock>).
 (function () {
   "use strict";
   var KEY = "scorekeeper.theme", root = document.documentElement, chosen = null;
-  // Scripts run here: what only works with them (.scripted, app.css) is there from the first paint, not drawn in later
+  // What this phone can do, said before the first paint: what only works with scripts (.scripted, app.css), and the
+  // screen's switch where the screen can be kept on (static/wake.js), are there from the start, not drawn in later
   // under the player's thumb.
   root.dataset.scripted = "";
+  if (navigator.wakeLock && window.isSecureContext) { root.dataset.wakeLock = ""; }
   try { chosen = localStorage.getItem(KEY); } catch (e) { /* private mode: the phone's setting */ }
   if (chosen === "dark" || chosen === "light") { root.dataset.theme = chosen; }
   var phone = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;

@@ -1,7 +1,7 @@
 // The screen stays on while a table's page is open and visible (the Screen Wake Lock API): the phone lies on the
 // table between hands and should not lock. Taken again when the page is shown again, released when it is hidden;
 // the switch (#wake) turns it off, and the phone remembers. Where the browser has no wake lock (plain http on the
-// LAN, an old browser) the switch stays hidden and nothing happens.
+// LAN, an old browser) the switch is not shown (static/theme.js says, before the first paint) and nothing happens.
 (function () {
   "use strict";
   var KEY = "scorekeeper.wake", button = document.getElementById("wake");
@@ -21,7 +21,6 @@
     button.setAttribute("aria-pressed", wanted() ? "true" : "false");
     button.textContent = wanted() ? button.dataset.on : button.dataset.off;
   }
-  button.hidden = false;
   paint();
   take();
   document.addEventListener("visibilitychange", function () {
