@@ -59,8 +59,8 @@ document.addEventListener("htmx:afterRequest", function (e) {
   if (live && tag && (e.detail.elt === live || e.detail.elt.id === "hand-form")) { live.dataset.etag = tag; }
 });
 
-// What matters once the page is in use (the outbox and its list, the worker's registration, this phone's list of
-// tables, sharing, the screen kept on: app/base.html's <template id="later">, a page's own among them) comes after
+// What matters once the page is in use (the outbox and its list, the worker's registration, the hand form, sharing,
+// the screen kept on: app/base.html's <template id="later">, a page's own among them) comes after
 // the page has loaded, fetched at once and run in its order: on a weak signal, what the page needs first comes
 // first. <html data-later="coming">, then "ran" once the last has run (or could not come).
 document.documentElement.dataset.later = "coming";
