@@ -81,8 +81,10 @@ def create_app(test_config: dict | None = None) -> Flask:
             setattr(g, app.config["WTF_CSRF_FIELD_NAME"], csrf._get_csrf_token())
 
     from . import store
-    from .web import (access, api, circles, counting, exports, health, home, limits, precompressed, pwa, rules, share,
-                      settle_up, site, table_setup, tables, templating, watch)
+    from .web import access, api, health, home, limits, precompressed, pwa, rules, site, templating
+    from .web.circle import circles
+    from .web.count import counting
+    from .web.table import exports, live, settle, setup, share, tables
     store.init_app(app)
     # What changes nothing needs no token: the JSON API (its writes are a table's key alone, API.md), the counting
     # pages (they count what they are sent) and the home page's QR code (of what it is sent). So those pages make no
@@ -90,8 +92,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     for pure in (api.bp, counting.bp, home.list_qr):
         csrf.exempt(pure)
     access.install(app)
-    for blueprint in (api.bp, home.bp, counting.bp, rules.bp, tables.bp, table_setup.bp, settle_up.bp, exports.bp,
-                      watch.bp, share.bp, pwa.bp, health.bp, circles.bp):
+    for blueprint in (api.bp, home.bp, counting.bp, rules.bp, tables.bp, setup.bp, settle.bp, exports.bp,
+                      live.bp, share.bp, pwa.bp, health.bp, circles.bp):
         app.register_blueprint(blueprint)
     templating.install(app)
     site.install(app)

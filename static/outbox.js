@@ -273,7 +273,7 @@
   }
 
   // Why the server recorded nothing: its own sentence, as it is (X-Refused: every refusal of this app says it, a
-  // refused Save, web/tables.py refused, and an error page, web/site.py error_page); from anything else (a proxy's
+  // refused Save, web/table/tables.py refused, and an error page, web/site.py error_page); from anything else (a proxy's
   // error page), the status alone.
   function reason(status, refused) {
     if (refused) {

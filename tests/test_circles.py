@@ -334,7 +334,7 @@ def test_a_watching_phone_polls_the_circle_and_gets_the_board_only_when_it_chang
 
 
 def test_the_circle_lists_its_newest_evenings_and_all_of_them_a_tap_away(app, client):
-    from scorekeeper.web.circles import SHOWN
+    from scorekeeper.web.circle.circles import SHOWN
     circle = new_circle(client)
     urls = [open_evening(client, circle) for _ in range(SHOWN + 2)]
     page = client.get(circle).get_data(as_text=True)

@@ -172,7 +172,7 @@ def test_a_change_of_the_table_pending_is_not_patched_over(client):
 
 
 def test_the_answer_to_a_save_undone_meanwhile_is_no_500(app):
-    from scorekeeper.web import tables
+    from scorekeeper.web.table import tables
     from scorekeeper.engine.games import get_game
     client = app.test_client()
     url = open_table(client)
@@ -202,7 +202,7 @@ def test_a_save_answered_after_another_phone_saved_and_was_shown_is_one_state_of
     server builds and keeps before our answer is made. Our answer must be the table at one version: the one
     kept (3, both new hands), not a board of version 3 labelled 2, whose next poll would add hand 3 again."""
     from scorekeeper.engine.games import get_game
-    from scorekeeper.web import tables
+    from scorekeeper.web.table import tables
     url = open_table(client)
     client.post(url + "/hands", data=hand(40, "r1"), headers=HTMX)  # hand 1: version 1, its board kept
     shown = board_tag(client, url)

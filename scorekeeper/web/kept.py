@@ -1,5 +1,5 @@
 """What an app keeps worked out per table version: a table's evening (web/scoreboard.py), an evening's totals for
-its circle's page (web/circles.py). Any change moves a table's version on, so a value kept for a version is never
+its circle's page (web/circle/circles.py). Any change moves a table's version on, so a value kept for a version is never
 stale; a newer version replaces it. Bounded, least recently used first; per app (never across apps)."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Who may sit at a table, at what stake, under which house rules: the one check that opening a table
-(table_form), changing it (table_setup) and importing it (exports) all apply, in the same words.
+(table_form), changing it (table/setup) and importing it (exports) all apply, in the same words.
 
 A table that got past one of them and not the others could be opened but never changed again (two players
 "Anna" and "anna": every change of the table is refused), or break its pages; so there is one check.

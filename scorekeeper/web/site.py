@@ -109,7 +109,7 @@ def tagged_by_content(response):
 
 def error_page(message: str, status: int, posted=None):
     """A friendly page saying what went wrong (app/error.html). A post refused so says it in X-Refused too (one
-    sentence, percent-encoded UTF-8), as a refused Save does (web/tables.py refused): the phone's queue shows the
+    sentence, percent-encoded UTF-8), as a refused Save does (web/table/tables.py refused): the phone's queue shows the
     server's own words beside the change it kept (static/outbox.js), never reading them out of a page."""
     response = make_response(render_template("app/error.html", status=status, message=message, posted=posted), status)
     if request.method == "POST":

@@ -1,5 +1,5 @@
 """A table as a file: the JSON a table is exported as (with its totals and numbers, for reading), and reading such a
-file back, checked as opening a table is (the views are web/exports.py's; a circle's file holds its tables' too)."""
+file back, checked as opening a table is (the views are web/table/exports.py's; a circle's file holds its tables' too)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -95,7 +95,7 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
         raise BadImport(_("The first dealer or version in the file is not valid."))
     table = store.TableInfo("", game.id, tuple(players), rules, stake, data["currency"], dealer_seat, version,
                             read_when(data.get("created_at")))
-    # a game played by a fixed number of players has nobody join or leave (table_setup), and a corrected name is
+    # a game played by a fixed number of players has nobody join or leave (table/setup), and a corrected name is
     # corrected in every hand: each hand was played by the table's players, in their seats
     fixed = len(game.players_allowed(resolve_rules(game, rules))) == 1
     hands, numbers = [], set()

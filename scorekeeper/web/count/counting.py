@@ -6,15 +6,15 @@ import json
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from ..engine import cards as C
-from .l10n import say
-from ..engine.errors import ScoreError, UnknownGame
-from .parse import digits
-from ..engine.games import (CLASSES, all_games, cards_for_classes, class_sizes,
+from ...engine import cards as C
+from ..l10n import say
+from ...engine.errors import ScoreError, UnknownGame
+from ..parse import digits
+from ...engine.games import (CLASSES, all_games, cards_for_classes, class_sizes,
                     count_pile, get_game, resolve_rules)
-from .deck import card_title, class_label, deck_sections, group_size
-from . import count_aid
-from .assets import kept_by_digest
+from ..deck import card_title, class_label, deck_sections, group_size
+from .. import count_aid
+from ..assets import kept_by_digest
 
 bp = Blueprint("counting", __name__)
 

@@ -11,15 +11,15 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from wtforms import Form
 
-from .. import store
-from ..engine.games import all_games, resolve_rules
-from ..store import circles
-from ..engine.evening import seated
-from .bounds import MAX_NAME
-from .seating_check import check_seating, tidy
-from .parse import digits, money_minor
-from .table_form import new_token, rule_field, rule_value, table_form_class
-from .access import load
+from ... import store
+from ...engine.games import all_games, resolve_rules
+from ...store import circles
+from ...engine.evening import seated
+from ..bounds import MAX_NAME
+from ..seating_check import check_seating, tidy
+from ..parse import digits, money_minor
+from ..table_form import new_token, rule_field, rule_value, table_form_class
+from ..access import load
 
 bp = Blueprint("setup", __name__)
 

@@ -8,14 +8,14 @@ import json
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from .. import store
-from ..engine import evening
-from ..engine.evening import Setup
-from . import said
-from .access import load, viewer_ok
-from .l10n import locale_id, say
-from .spreadsheet import as_text, decimal, spreadsheet_dialect
-from .table_file import BadImport, parse, read_upload, table_json
+from ... import store
+from ...engine import evening
+from ...engine.evening import Setup
+from .. import said
+from ..access import load, viewer_ok
+from ..l10n import locale_id, say
+from ..spreadsheet import as_text, decimal, spreadsheet_dialect
+from ..table_file import BadImport, parse, read_upload, table_json
 
 
 bp = Blueprint("exports", __name__)

@@ -5,14 +5,14 @@ from __future__ import annotations
 from flask import Blueprint, flash, get_flashed_messages, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from .. import store
-from ..engine import evening, settle
-from ..engine.evening import Setup
-from . import said
-from .access import load, viewer_ok
-from .links import external
-from .parse import digits
-from .table_form import new_token
+from ... import store
+from ...engine import evening, settle
+from ...engine.evening import Setup
+from .. import said
+from ..access import load, viewer_ok
+from ..links import external
+from ..parse import digits
+from ..table_form import new_token
 
 bp = Blueprint("settle", __name__)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, render_template
 
-from .access import load, polled, viewer_ok
-from .scoreboard import shown_version, answer_page, etag, only_added, parts
+from ..access import load, polled, viewer_ok
+from ..scoreboard import shown_version, answer_page, etag, only_added, parts
 
 bp = Blueprint("live", __name__)
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
-from .. import store
-from .access import creator_only, load, role, viewer_ok
-from .links import external
+from ... import store
+from ..access import creator_only, load, role, viewer_ok
+from ..links import external
 
 bp = Blueprint("share", __name__)
 

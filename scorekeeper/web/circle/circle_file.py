@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from .. import store
-from ..store import circles
-from ..engine.settle import COINS
-from . import bounds
-from .seating_check import name_problem, tidy
-from .table_file import BadImport, parse, read_when, small_number, table_json
+from ... import store
+from ...store import circles
+from ...engine.settle import COINS
+from .. import bounds
+from ..seating_check import name_problem, tidy
+from ..table_file import BadImport, parse, read_when, small_number, table_json
 
 FORMAT = "scorekeeper.circle"
 MAX_EVENINGS = 1000  # a weekly table for twenty years

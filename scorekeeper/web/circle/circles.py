@@ -16,25 +16,26 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from flask_babel import format_date
 from flask_babel import gettext as _
 
-from .. import store
-from ..engine import season
-from ..engine.games import get_game
-from ..engine.settle import BANK, COINS
-from ..store import circles
-from ..engine import evening
-from ..engine.evening import Setup
-from .bounds import invisible
-from .l10n import locale_id, money, say
-from .parse import amount_minor
-from .seating_check import name_problem, tidy
-from .table_form import new_token
-from .chart import season_chart
-from . import circle_file, said
-from .links import external
-from .spreadsheet import as_text, decimal, spreadsheet_dialect
-from .table_file import BadImport, read_upload
-from .kept import of_app
-from .parse import digits
+from ... import store
+from ...engine import season
+from ...engine.games import get_game
+from ...engine.settle import BANK, COINS
+from ...store import circles
+from ...engine import evening
+from ...engine.evening import Setup
+from ..bounds import invisible
+from ..l10n import locale_id, money, say
+from ..parse import amount_minor
+from ..seating_check import name_problem, tidy
+from ..table_form import new_token
+from ..chart import season_chart
+from .. import said
+from . import circle_file
+from ..links import external
+from ..spreadsheet import as_text, decimal, spreadsheet_dialect
+from ..table_file import BadImport, read_upload
+from ..kept import of_app
+from ..parse import digits
 
 bp = Blueprint("circles", __name__)
 
@@ -463,7 +464,7 @@ def export_json(key):
 @bp.get("/c/<key>/export.csv")
 def export_csv(key):
     """The season for a spreadsheet: one row per hand, with its evening's date and game, each person's score in
-    that game's unit and money in the evening's currency (the same dialect as a table's CSV: web/exports.py)."""
+    that game's unit and money in the evening's currency (the same dialect as a table's CSV: web/table/exports.py)."""
     circle = load(key)
     if circle is None:
         abort(410)

@@ -15,18 +15,18 @@ from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 from werkzeug.routing import IntegerConverter
 
-from .. import store
-from ..engine import evening
-from ..engine.errors import ScoreError
-from ..engine.evening import Setup
-from ..engine.games import resolve_rules
-from . import count_aid, hand_form, scoreboard
-from . import said as words
-from .access import hand_gone, load, load_hand, viewer_ok, watched_at
-from .l10n import say
-from .links import external
-from .parse import digits
-from .table_form import new_token
+from ... import store
+from ...engine import evening
+from ...engine.errors import ScoreError
+from ...engine.evening import Setup
+from ...engine.games import resolve_rules
+from .. import count_aid, hand_form, scoreboard
+from .. import said as words
+from ..access import hand_gone, load, load_hand, viewer_ok, watched_at
+from ..l10n import say
+from ..links import external
+from ..parse import digits
+from ..table_form import new_token
 
 bp = Blueprint("tables", __name__)
 

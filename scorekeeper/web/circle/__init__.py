@@ -1,0 +1,1 @@
+"""A circle's pages: its season, people, money, pot, links and files (templates/circle/)."""
