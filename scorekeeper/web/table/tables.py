@@ -110,9 +110,9 @@ def saved(table_id, game, written: store.Added, aid_used: bool, since: int | Non
     return response
 
 
-def check_hand(form, table):
+def check_hand(form, table, aid):
     """Return (facts, None) from a posted form, or (None, the engine's sentence) with messages kept on the form."""
-    facts = hand_form.read(form)
+    facts = hand_form.read(form, aid.piles)
     if facts is None:
         return None, None
     try:
@@ -135,7 +135,7 @@ def add(table_id):
     engine_error = None
     done, preview = counting_step(form, game, table, aid)
     if not done and count_aid.before_save(form, game, table, request.form, aid):
-        facts, engine_error = check_hand(form, table)
+        facts, engine_error = check_hand(form, table, aid)
         if facts is not None:
             limit = current_app.config["MAX_HANDS"]
             since = scoreboard.kept_version(table) if form_only() else None
@@ -179,7 +179,7 @@ def preview(table_id):
     table, game = load(table_id)
     form = hand_form.posted_form(game, table, request.form)
     aid = count_aid.start(game, table, request.form)
-    facts = hand_form.read(form) if count_aid.before_save(form, game, table, request.form, aid) else None
+    facts = hand_form.read(form, aid.piles) if count_aid.before_save(form, game, table, request.form, aid) else None
     return render_template("table/_preview.html", preview=words.preview(table, facts) if facts is not None else None,
                            tally=count_aid.tally(aid))
 
@@ -205,7 +205,7 @@ def counted(form, game, table, aid) -> dict | None:
     """Count the cards into the form (the Count button); return the preview if the hand is now complete."""
     if not count_aid.count(form, game, table, request.form, aid):
         return None
-    facts = hand_form.read(form)  # preview the hand if it's now complete; no nagging if not
+    facts = hand_form.read(form, aid.piles)  # preview the hand if it's now complete; no nagging if not
     for field in form:
         field.errors = []
     return words.preview(table, facts) if facts is not None else None
@@ -225,6 +225,7 @@ def edit(table_id, number):
     if request.method == "GET":
         try:
             form = hand_form.edit_form(game, table, hand.facts)
+            aid.piles = dict(form.piles)  # a hand entered with its cards keeps them, unless its points are changed
         except evening.DAMAGED:  # stored facts the form can't show: an empty form, to enter the hand again
             form = hand_form.new_form(game, table, None)
             message = message or say(evening.DAMAGED_FACTS)
@@ -234,7 +235,7 @@ def edit(table_id, number):
         form = hand_form.posted_form(game, table, request.form)
         done, preview = counting_step(form, game, table, aid)
         if not done and count_aid.before_save(form, game, table, request.form, aid):
-            facts, engine_error = check_hand(form, table)
+            facts, engine_error = check_hand(form, table, aid)
             version = digits(form.version.data)
             if version is None and (form.version.data or "").strip():
                 version = -1  # a version that is no version (10**30, text): never current, so "changed meanwhile"
