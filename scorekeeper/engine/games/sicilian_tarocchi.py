@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
 from ..naming import ITALIAN_MARKS, Naming, card_name
+from .piles import seat_piles
 from ..text import N_, line, signed
 from ..entry import ALONE, Count, Entry, EntryError, Group, Number, PerSeat, Pick, Ticks, pile_or_rest, seats
 from ..game import (PLAYERS, Counting, Example, Game, Option, Result, check_players, count_pile, hand_fields, one_of,
@@ -603,19 +604,6 @@ def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
 
 def _counted(cards, rules) -> int:
     return count_pile(GAME, C.parse_pile(cards, deck_for(rules), GAME.name), rules).points
-
-
-def seat_piles(piles: dict, players: list[str], deck) -> dict | None:
-    """Return every player's cards from the piles counted by seat (`pp0`, `pp1`, …): all of them, or all but one,
-    whose pile is the rest of the deck; None if fewer were counted (their points were typed)."""
-    mine = {p: piles[f"pp{i}"] for i, p in enumerate(players) if f"pp{i}" in piles}
-    rest = [p for p in players if p not in mine]
-    if len(rest) > 1:
-        return None
-    if rest:
-        held = {c for cards in mine.values() for c in cards}
-        mine[rest[0]] = [c for c in deck if c not in held]
-    return {p: list(mine[p]) for p in players}
 
 
 def summary(f: dict):
