@@ -120,7 +120,7 @@ def test_sicily_a_count_asks_who_took_the_last_trick_first(client):
                                              "action": "save"})
     assert page.status_code == 200  # nothing saved, nothing guessed
     text = page.get_data(as_text=True)
-    assert "Say first: Who took the last trick. Its 5 points are in no pile." in said(text, "field-error")
+    assert "Choose “Who took the last trick” first: its 5 points are in no pile." in said(text, "field-error")
     tile = re.search(r'<input[^>]*name="card"[^>]*value="T20"[^>]*>|<input[^>]*value="T20"[^>]*name="card"[^>]*>', text)
     assert tile and "checked" in tile.group(0)  # the cards tapped are kept
 

@@ -43,7 +43,7 @@ class Aid:
     # the same replaces it (the cards and the points never disagree); static/hand_form.js empties such a field as
     # soon as what it was counted from changes
     counted: str = ""
-    bonus: tuple | None = None  # (its words, its points) added to the last count: Sicily's last trick
+    bonus: tuple | None = None  # (its words, its points) added to the last count: Sicily's last trick (Count.bonus)
     # the piles counted from tapped cards, by target, posted back with the form (`pile`: "target card card …"): Save
     # records those cards as the hand's facts, as the API takes them, so the engine counts them, warns and refuses
     # as it does there (hand_form.read checks each still holds the points its count put in its field)
@@ -250,7 +250,7 @@ def tally(aid: Aid) -> dict | None:
         return None
     text = _("Counted so far: %(working)s.", working=say(c.working))
     if aid.bonus:
-        text += " " + _("With %(what)s: %(points)s.", what=say(aid.bonus[0]), points=points(c.points + aid.bonus[1]))
+        text += " " + _("With the last trick: %(points)s.", points=points(c.points + aid.bonus[1]))
     if c.rest is not None:
         text += " " + _("The other side's cards: %(points)s.", points=points(c.rest.points))
     return {"text": text, "warnings": [say(w) for w in c.warnings]}

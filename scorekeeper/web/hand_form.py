@@ -358,7 +358,7 @@ def _label(form, name: str) -> str:
 
 def bonus_first(form, found) -> str:
     """Say that the points no pile holds must be given before the count (Sicily's last trick): never guessed."""
-    return gettext("Say first: %(what)s. Its %(points)s points are in no pile.", what=_label(form, found.bonus[0]),
+    return gettext("Choose “%(what)s” first: its %(points)s points are in no pile.", what=_label(form, found.bonus[0]),
                    points=found.bonus[2])
 
 
