@@ -192,3 +192,23 @@ def test_french_tarot_points_typed_are_the_apis(client, points, oudlers):
     result = api(client, "french_tarot", players, hand).get_json()
     assert saved.status_code == 303 and said(preview, "warning") == result["warnings"]
     assert client.get(url + "/export.json").get_json()["totals"]["units"] == result["scores"]
+
+
+def test_a_hand_saved_with_its_cards_keeps_them_when_edited(client):
+    # the Troccas pile above, counted by tapping: its edit form shows the count (10) and carries the cards, so a
+    # Save of the edit records the same cards; points typed over them are the player's
+    pile = ["SW-K", "CU-Q", "BA-J", "T5", "CU-6", "CO-6"]
+    url = open_table(client, "troccas", TROCCAS_FORM)
+    through_form(client, url, [{"partner": "Cla", "count_of": "first", "card": pile}])
+    page = client.get(url + "/hands/1").get_data(as_text=True)
+    assert hidden(page, "pile") == ["first " + " ".join(pile)]
+    assert re.search(r'<input[^>]*name="points"[^>]*value="10"', page)
+    version = re.search(r'name="version" type="hidden" value="(\d+)"', page).group(1)
+    r = client.post(url + "/hands/1", data={"partner": "Cla", "side": "first", "points": "10", "pile": hidden(page, "pile"),
+                                            "version": version, "token": "e1", "action": "save"})
+    assert r.status_code == 303
+    assert client.get(url + "/export.json").get_json()["hands"][0]["hand"]["cards"] == pile
+    page = client.get(url + "/hands/1").get_data(as_text=True)
+    client.post(url + "/hands/1", data={"partner": "Cla", "side": "first", "points": "40", "pile": hidden(page, "pile"),
+                                        "version": re.search(r'name="version" type="hidden" value="(\d+)"', page).group(1), "token": "e2", "action": "save"})
+    assert client.get(url + "/export.json").get_json()["hands"][0]["hand"]["points"] == 40
