@@ -5,7 +5,6 @@ fact with a message at its field, and the engine has the last word on values (it
 """
 from __future__ import annotations
 
-import json
 from urllib.parse import quote
 
 from flask import (Blueprint, current_app, flash, get_flashed_messages, make_response, redirect,
@@ -99,16 +98,12 @@ def saved(table_id, game, written: store.Added, aid_used: bool, since: int | Non
         "table/_saved.html", table=table, game=game, b=b, form=form, number=None, send_form=aid_used,
         aid=count_aid.start(game, table, MultiDict()) if aid_used else None, last=last,
         said=(row, "saved") if row is not None else None, added=added, preview=None, engine_error=None))
-    if not aid_used:
-        # the phone resets its own form to the next hand's values (static/hand_form.js): it has the form already
+    next_hand = None
+    if not aid_used:  # the phone resets its own form to the next hand's values (static/hand_form.js)
         last = b.rows[-1].hand.facts if b.rows else None
-        response.headers["HX-Reswap"] = "none"
-        response.headers["X-Next-Hand"] = json.dumps(
-            {"token": new_token(), "setup": store.fingerprint(store.current_setup(table)),
-             "values": hand_form.next_values(game, table, last)}, ensure_ascii=True, separators=(",", ":"))
-    response.set_etag(scoreboard.etag(table.version))  # the version shown: the page's poll goes on from here
-    response.headers["X-Hands"] = str(len(b.rows))  # this phone's list of tables says how many (static/board.js tells static/tables.js)
-    return response
+        next_hand = {"token": new_token(), "setup": store.fingerprint(store.current_setup(table)),
+                     "values": hand_form.next_values(game, table, last)}
+    return scoreboard.save_answer(response, table, b, next_hand)
 
 
 def check_hand(form, table):
