@@ -10,7 +10,7 @@ from jinja2 import BytecodeCache
 
 from ..engine import evening
 from . import count_aid, hand_form, l10n
-from .access import can_change
+from .access import can_change, circle_of
 from .assets import QUEUED, THEME, static_url, words_url
 from .chart import chart
 from .deck import card_title, deck_for
@@ -63,7 +63,7 @@ def install(app) -> None:
         "hand_edit": hand_form.offline_edit,
         "count_tally": count_aid.tally, "aid_url": count_aid.url,
         # who may change the table; sharing it
-        "can_change": can_change, "lan_link": lan_base, "qr": qr,
+        "can_change": can_change, "circle_of": circle_of, "lan_link": lan_base, "qr": qr,
         # the app's files
         "static_url": static_url, "theme_colour": THEME, "words_url": words_url, "queued_posts": QUEUED,
     })
