@@ -445,8 +445,8 @@ def test_a_circles_csv_has_a_row_per_hand_with_its_evening(client):
     (lambda d: d.update(name=""), "The circle's name in the file is missing or not valid."),
     (lambda d: d["evenings"][1]["hands"][0]["hand"].update(points=99), "Evening 2: Hand 1:"),
     (lambda d: d["pot"][0].update(amount=-500), "The file's pot goes below empty"),
-    (lambda d: d["evenings"][0]["paid"][0].update(amount="20"), "An amount in the file's paid lines or pot"),
-    (lambda d: d["evenings"][0]["paid"][0].update(payer="B\u200bn"), "A name in the file's paid lines or pot"),
+    (lambda d: d["paid"][0].update(amount="20"), "An amount in the file's paid lines or pot"),
+    (lambda d: d["paid"][0].update(payer="B\u200bn"), "A name in the file's paid lines or pot"),
 ])
 def test_a_bad_circle_file_is_refused_with_a_sentence_and_nothing_stored(client, change, says):
     circle, _line = season_with_everything(client)
