@@ -15,7 +15,7 @@ from .assets import QUEUED, THEME, static_url, words_url
 from .chart import chart
 from .deck import card_title, deck_for
 from .house_rules import option_title
-from .l10n import LANGUAGES, isolated, money, points, say, signed
+from .l10n import LANGUAGES, isolated, money, points, say, signed, when
 from .links import lan_base, qr
 from .said import hand_said, hand_text, table_changes
 from .scoreboard import REGIONS, etag, live_etag, select_oob
@@ -52,7 +52,7 @@ def install(app) -> None:
     app.jinja_env.globals.update({
         # words, numbers and money in the reader's language
         "money": money, "isolated": isolated, "signed": signed, "house_rule_title": option_title,
-        "card_title": card_title, "format_datetime": format_datetime,
+        "card_title": card_title, "format_datetime": format_datetime, "when": when,
         # the scoreboard (web/scoreboard.py's regions and versions; the evening's chart and numbers, once each)
         "select_oob": select_oob, "regions": REGIONS, "live_etag": live_etag, "poll_etag": etag, "page_size": evening.PAGE, "changes_said": table_changes,
         "hand_said": hand_said, "hand_text": hand_text,
