@@ -14,6 +14,10 @@ import sys
 import time
 from dataclasses import dataclass
 
+from . import create_app
+from .store.db import Unusable
+from .web.startup import warm
+
 THREADS = 2  # per gunicorn worker: one answers while the other waits on the disk or a phone (docs/deploy.md)
 QUIET_PATHS = ("/healthz", "/readyz")  # asked every few seconds by a proxy or orchestrator: not logged
 
@@ -114,9 +118,6 @@ def _app(chosen: Settings):
     """Open the app with the settings the pages need (the LAN address and its QR come from HOST and PORT), warmed:
     what its first requests would do once is done now (web/startup.py). In the process that serves it, and first in
     gunicorn's master, whose work its workers inherit."""
-    from . import create_app
-    from .store.db import Unusable
-    from .web.startup import warm
     try:
         app = create_app({"SERVE_HOST": chosen.host, "SERVE_PORT": str(chosen.port)})
     except Unusable as e:

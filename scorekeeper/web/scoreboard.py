@@ -1,16 +1,19 @@
 """The live scoreboard: the one module that knows how a table's evening reaches every phone.
 
-- The regions. Each is one partial whose root element has that id; the answers (table/_board.html, with its rows-only
-  switch, and table/_saved.html) render them, and htmx swaps each by id (hx-select-oob). The lists are declared here once,
-  and the templates write their hx-select-oob from them (a region added is one partial and one name here).
+- The regions. Each is one partial whose root element has that id (table/_<region>.html); the lists are declared
+  here once (REGIONS), the answers render them from it (table/_regions.html, for a poll and a Save; a circle's
+  circle/_poll.html) and the asking elements write their hx-select-oob from it, so htmx swaps each by id. A region
+  added is one partial and one name here (and its place on the page).
 - The kept evenings: one engine.evening.Evening per table and version, built once and extended by the hands a Save
   adds (a kept evening holds no words: every language shows the same one).
 - The protocol: a version's ETag, the poll (304 while nothing changed, the rows added alone when only hands were
-  added, else every region), the page's tag (a phone's service worker asks with it), a Save's board half.
+  added, else every region; a circle's poll the same way), the page's tag (a phone's service worker asks with it), a
+  Save's board half and its answer's headers (save_answer).
 """
 from __future__ import annotations
 
 import hashlib
+import json
 from flask import Response, g, make_response, request, session
 
 from .. import store
@@ -26,11 +29,12 @@ from .site import asked_tags
 BOARD = ("totals", "chart", "numbers-body", "seated", "hands")  # what any change of the table may move
 POLL = (*BOARD, "live", "hand-title")  # a poll: also its own element (the new tag) and the next hand's heading
 SAVE = ("said", *BOARD, "undo-last")  # a Save's answer: also the line saying the hand, and the Undo button
-REGIONS = {"poll": POLL, "save": SAVE}
+CIRCLE = ("circle-board", "live")  # a circle's poll: its board (standings, chart, what is owed, the pot, the evenings)
+REGIONS = {"poll": POLL, "save": SAVE, "circle": CIRCLE}
 
 
 def select_oob(kind: str) -> str:
-    """Return htmx's hx-select-oob list for an answer of `kind` ("poll", "save"): "#totals,#chart,…"."""
+    """Return htmx's hx-select-oob list for an answer of `kind` ("poll", "save", "circle"): "#totals,#chart,…"."""
     return ",".join("#" + region for region in REGIONS[kind])
 
 
@@ -102,6 +106,13 @@ def current(table) -> tuple[object, Evening]:
     return table, e
 
 
+def totals(table) -> tuple[object, evening.Totals]:
+    """Return (the table, its evening's totals) as a season counts them, from the evening kept for its version
+    (current: one kept evening per table version, whichever page asks; the totals are worked out once on it)."""
+    table, e = current(table)
+    return table, evening.totals(e)
+
+
 def parts(table) -> dict:
     """Return what the scoreboard partials (_totals, _hands…) need: the table they show, its game, its evening."""
     table, e = current(table)
@@ -110,8 +121,9 @@ def parts(table) -> dict:
 
 # ---- versions, tags and the poll ----
 
-def etag(version: int) -> str:
-    """Name one rendering of the scoreboard: the table's version (in the database), the role, the language."""
+def etag(version: int | str) -> str:
+    """Name one rendering of a scoreboard: the table's version (in the database; a circle's tag), the role, the
+    language."""
     return f"v{version}.{role()}.{l10n.locale_id()}"
 
 
@@ -201,5 +213,29 @@ def after_save(table_id: str, written_: store.Added, since: int | None):
     return table, e, last, row, added
 
 
+def save_answer(response, table, e: Evening, next_hand: dict | None = None):
+    """Say a Save's answer in the protocol: its ETag is the version it shows (the page's poll goes on from there),
+    X-Hands how many hands the table has now (this phone's list of tables, static/tables.js); with `next_hand`
+    (the next hand's token, setup and values: the phone already has the form), X-Next-Hand carries them and
+    nothing is swapped in place of the form (HX-Reswap: none; static/hand_form.js resets the form)."""
+    if next_hand is not None:
+        response.headers["HX-Reswap"] = "none"
+        response.headers["X-Next-Hand"] = json.dumps(next_hand, ensure_ascii=True, separators=(",", ":"))
+    response.set_etag(etag(table.version))
+    response.headers["X-Hands"] = str(len(e.rows))
+    return response
+
+
 def live_etag(table) -> str:
     return etag(table.version)
+
+
+def answer_poll(version: int | str, render) -> Response:
+    """Answer a board's poll (a table's, a circle's): 304 while the phone shows this version (the If-None-Match
+    static/board.js sends from the poll element's data-etag), else render()'s regions; the ETag names the version,
+    and no browser cache keeps it (the poll asks itself)."""
+    tag = etag(version)
+    response = Response(status=304) if tag in asked_tags() else Response(render())
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "no-store"
+    return response

@@ -5,7 +5,6 @@ fact with a message at its field, and the engine has the last word on values (it
 """
 from __future__ import annotations
 
-import json
 from urllib.parse import quote
 
 from flask import (Blueprint, current_app, flash, get_flashed_messages, make_response, redirect,
@@ -70,6 +69,7 @@ def said(b) -> tuple | None:
 @bp.get("/t/<table_id>")
 @watched_at("live.view")
 def show(table_id):
+    """The scorer's page: the scoreboard and the next hand's form."""
     table, game = load(table_id)
     return scoreboard.answer_page(table, lambda: page(table, game, next_form(table, game, scoreboard.current(table)[1])))
 
@@ -98,16 +98,12 @@ def saved(table_id, game, written: store.Added, aid_used: bool, since: int | Non
         "table/_saved.html", table=table, game=game, b=b, form=form, number=None, send_form=aid_used,
         aid=count_aid.start(game, table, MultiDict()) if aid_used else None, last=last,
         said=(row, "saved") if row is not None else None, added=added, preview=None, engine_error=None))
-    if not aid_used:
-        # the phone resets its own form to the next hand's values (static/hand_form.js): it has the form already
+    next_hand = None
+    if not aid_used:  # the phone resets its own form to the next hand's values (static/hand_form.js)
         last = b.rows[-1].hand.facts if b.rows else None
-        response.headers["HX-Reswap"] = "none"
-        response.headers["X-Next-Hand"] = json.dumps(
-            {"token": new_token(), "setup": store.fingerprint(store.current_setup(table)),
-             "values": hand_form.next_values(game, table, last)}, ensure_ascii=True, separators=(",", ":"))
-    response.set_etag(scoreboard.etag(table.version))  # the version shown: the page's poll goes on from here
-    response.headers["X-Hands"] = str(len(b.rows))  # this phone's list of tables says how many (static/board.js tells static/tables.js)
-    return response
+        next_hand = {"token": new_token(), "setup": store.fingerprint(store.current_setup(table)),
+                     "values": hand_form.next_values(game, table, last)}
+    return scoreboard.save_answer(response, table, b, next_hand)
 
 
 def check_hand(form, table, aid):
@@ -129,6 +125,7 @@ def form_only():
 
 @bp.post("/t/<table_id>/hands")
 def add(table_id):
+    """Save a hand (or preview it): scored, stored once, answered with what changed."""
     table, game = load(table_id)
     form = hand_form.posted_form(game, table, request.form)
     aid = count_aid.start(game, table, request.form)
@@ -213,6 +210,7 @@ def counted(form, game, table, aid) -> dict | None:
 
 @bp.route(f"/t/<table_id>/hands/{HAND}", methods=["GET", "POST"])
 def edit(table_id, number):
+    """Correct a past hand: its form filled in, saved in place; later hands are scored again."""
     table, game, hand = load_hand(table_id, number)
     message = preview = engine_error = None
     try:
@@ -261,6 +259,7 @@ def edit(table_id, number):
 
 @bp.post(f"/t/<table_id>/hands/{HAND}/delete")
 def delete(table_id, number):
+    """Delete a hand (the table's last change may be undone)."""
     table, game = load(table_id)
     token = request.form.get("token") or None
     try:
@@ -280,6 +279,7 @@ def delete(table_id, number):
 
 @bp.post("/t/<table_id>/undo")
 def undo(table_id):
+    """Undo the table's last change (a hand saved, edited or deleted), once."""
     table, game = load(table_id)
     try:
         store.undo(table.id, request.form.get("token") or None, rename=game.rename,
