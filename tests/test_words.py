@@ -124,3 +124,16 @@ def test_a_french_error_names_elodie_with_elision(client):
         body = {"game": "scarto", "players": [name, "Cla", "Duri"], "hand": {"points": {name: 200, "Cla": 0, "Duri": 0}}}
         answer = client.post("/api/v1/score?lang=fr", json=body).get_json()
         assert answer["error"]["message"].startswith(expected), answer
+
+
+# --- one register (item 7): French says "vous", as most of its catalogue did ---
+
+TU = re.compile(r"\b(tu|ton|ta|tes|toi|t'\w+|Écris|Choisis|Ouvre|Renomme|Scanne|Tape|Touche|Saisis|Ajoute|Vérifie|"
+                r"Appuie|Essaie|Laisse|Regarde|Indique|Efface|Corrige|Enregistre|Partage|Copie|annule|demande à|envoie|"
+                r"redemande|\w+(?<!z)-(?:le|la|les|en)|\w+e-moi)\b")
+
+
+def test_french_says_vous_throughout():
+    said = [f"{m.id!r}: {text!r}" for m in catalogue("fr") if m.id
+            for text in (m.string if isinstance(m.string, tuple) else [m.string]) if TU.search(text)]
+    assert not said, "\n".join(said)
