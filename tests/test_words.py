@@ -56,7 +56,7 @@ def evening_pages(client, lang: str) -> list[tuple[str, str]]:
     troccas = client.post(f"/tables/new/troccas?circle={key}&lang={lang}", data=opening.TROCCAS).headers["Location"]
     for i, (partner, side, points) in enumerate([("Cla", "first", "40"), ("Ben", "other", "30")]):
         client.post(troccas + "/hands", data={"partner": partner, "side": side, "points": points, "token": f"t{i}"})
-    tarot = opening.open_table(client, "french_tarot", FRENCH_TAROT, lang)
+    tarot = client.post(f"/tables/new/french_tarot?circle={key}&lang={lang}", data=FRENCH_TAROT).headers["Location"]
     for i, (taker, points, oudlers) in enumerate([("Élodie", "45", "2"), ("Anna", "41", "1")]):
         client.post(tarot + "/hands", data={"taker": taker, "contract": "garde", "side": "attack", "points": points,
                                             "oudlers": oudlers, "token": f"f{i}"})
@@ -93,7 +93,7 @@ def test_no_page_sets_a_space_before_a_full_stop(client, lang):
     wrong = []
     for url, html_text in evening_pages(client, lang):
         text = text_of(html_text)
-        wrong += [f"{url}: …{text[max(0, m.start() - 30):m.end() + 10]}…" for m in re.finditer(r"\w \.(?!\w)", text)]
+        wrong += [f"{url}: …{text[max(0, m.start() - 30):m.end() + 10]}…" for m in re.finditer(r"\w[ \t\n\u00a0\u202f]+\.(?![\w.])", text)]
     assert not wrong, "\n".join(sorted(set(wrong)))
 
 
@@ -137,3 +137,48 @@ def test_french_says_vous_throughout():
     said = [f"{m.id!r}: {text!r}" for m in catalogue("fr") if m.id
             for text in (m.string if isinstance(m.string, tuple) else [m.string]) if TU.search(text)]
     assert not said, "\n".join(said)
+
+
+# --- item 8: plurals, the dealer, and the pot rule in each game's words ---
+
+def circle_of_french_tarot(client, lang):
+    circle = client.post(f"/circles/new?lang={lang}", data={"name": "Les jeudis"}).headers["Location"]
+    table = client.post(f"/tables/new/french_tarot?circle={circle.rsplit('/', 1)[1]}&lang={lang}",
+                        data=FRENCH_TAROT).headers["Location"]
+    # Anna's Garde with 1 oudler and 41 points: 51 needed, lost (docs/rules.md §6)
+    client.post(table + "/hands", data={"taker": "Anna", "contract": "garde", "side": "attack", "points": "41",
+                                        "oudlers": "1", "token": "g1"})
+    return text_of(page(client, circle, query_string={"lang": lang}))
+
+
+@pytest.mark.parametrize("lang, expected, wrong", [
+    ("it", "Garde: dichiarato 1 volta, vinto 0 volte", "1 dichiarati"),
+    ("de", "Garde: 1-mal gespielt, 0-mal gewonnen", "gewonnen ."),
+    ("fr", "Garde\u202f: annoncé 1 fois, gagné 0 fois", "pris 1"),
+    ("en", "Garde: taken 1 time, made 0 times", "made 0."),
+])
+def test_a_circles_contracts_are_counted_in_the_languages_plurals(client, lang, expected, wrong):
+    text = re.sub(r"[ \t\n]+", " ", circle_of_french_tarot(client, lang))  # not \s: French's narrow spaces stay
+    assert expected in text and wrong not in text
+
+
+@pytest.mark.parametrize("lang, contracts, other_games", [
+    ("fr", "(une Prise, une Garde, une Garde sans ou une Garde contre)", "Tapp"),
+    ("de", "(eine Prise, Garde, Garde sans oder Garde contre)", "Tapp"),
+    ("it", "(una Prise, una Garde, una Garde sans o una Garde contre)", "Tapp"),
+    ("en", "(a Prise, a Garde, a Garde sans or a Garde contre)", "Tapp"),
+])
+def test_the_pot_rule_names_the_contracts_of_the_circles_own_games(client, lang, contracts, other_games):
+    """A French Tarot circle's pot rule spoke of "a solo, a Tapp": Troggu's words (issue 41 item 8)."""
+    text = circle_of_french_tarot(client, lang)
+    assert contracts in text and other_games not in text
+
+
+def test_german_names_a_circle_stammtisch_not_runde(client):
+    german = {m.id: m.string for m in catalogue("de") if m.id and not m.pluralizable}
+    assert "Runde" not in german["These players meet again: start a circle"]
+
+
+def test_italian_names_the_dealer_after_the_hands_number(client):
+    url = opening.open_table(client, "troccas", {**opening.TROCCAS, "players-0": "Salvo"}, "it")
+    assert "<small>Mazziere: Salvo</small>" in page(client, url)
