@@ -5,7 +5,7 @@ May import SQLAlchemy, Alembic and Flask's app object (for the engine per app); 
 from .db import init_app, is_key, make_engine, upgrade, writing  # noqa: F401
 from .hands import (add_hand, added_since, by_token, change_table, changed_by, count_hands,  # noqa: F401
                     create_table, current_setup, delete_hand, edit_hand, fingerprint, get_hand, get_table, hands_at,
-                    import_table, last_change, last_hand, list_hands, rename_everywhere, renamed_by, save_hand,
+                    import_table, last_change, last_hand, list_hands, rename_everywhere, renamed_by, save_hand, set_played_on,
                     table_version,
                     undo)
 from .circles import (circle_of, circle_tables, circle_tag, create_circle, get_circle, import_circle,  # noqa: F401
