@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 
-from sqlalchemy import (JSON, Boolean, Column, Date, DateTime, ForeignKey, Integer, MetaData, String, Table,
+from sqlalchemy import (JSON, Boolean, Column, Date, DateTime, ForeignKey, Integer, MetaData, String, Table, Text,
                         UniqueConstraint, true)
 
 metadata = MetaData()
@@ -27,6 +27,15 @@ tables = Table(
     Column("circle_id", String(64), ForeignKey("circles.id", ondelete="SET NULL"), nullable=True, index=True),
     # the day the evening was played, as its table says (None: the day it was opened, UTC; migration 0011)
     Column("played_on", Date, nullable=True),
+)
+
+# A phone's list of tables and circles on its way to another phone (a QR code): encrypted on the phone, with a key
+# that never leaves the phones (the link's #fragment); kept a day. The server holds what it can't read.
+lists = Table(
+    "lists", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("body", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False, index=True),
 )
 
 circles = Table(
