@@ -52,11 +52,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         RATELIMIT_STORAGE_URI="memory://",  # per process; redis://host:6379 shares them between workers
         RATELIMIT_TABLES="200 per hour",  # opening a table (POST)
         RATELIMIT_IMPORTS="200 per hour",  # importing a table (POST)
+        RATELIMIT_LISTS="60 per hour",  # keeping a phone's encrypted list for its QR code (POST /lists)
         RATELIMIT_API="1200 per minute",  # the JSON API, every endpoint together
     )
     app.config.from_pyfile("config.py", silent=True)
     for key in ("SECRET_KEY", "DATABASE_URL", "PROXY_FIX", "RATELIMIT_STORAGE_URI", "RATELIMIT_TABLES",
-                "RATELIMIT_IMPORTS", "RATELIMIT_API", "RATELIMIT_ENABLED", "MAX_HANDS", "MAX_URL",
+                "RATELIMIT_IMPORTS", "RATELIMIT_LISTS", "RATELIMIT_API", "RATELIMIT_ENABLED", "MAX_HANDS", "MAX_URL",
                 "MAX_CONTENT_LENGTH", "MAX_FORM_SIZE", "BABEL_DEFAULT_TIMEZONE"):
         if os.environ.get(key):
             app.config[key] = os.environ[key]
@@ -89,8 +90,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     store.init_app(app)
     # What changes nothing needs no token: the JSON API (its writes are a table's key alone, API.md), the counting
     # pages (they count what they are sent) and the home page's QR code (of what it is sent). So those pages make no
-    # session, and answer the same to everyone: a 304 when asked again (web/site.py tagged_by_content).
-    for pure in (api.bp, counting.bp, home.list_qr):
+    # session, and answer the same to everyone: a 304 when asked again (web/site.py tagged_by_content). A list kept
+    # for a QR code changes nobody's data either (an encrypted blob of no one's, gone in a day; rate-limited).
+    for pure in (api.bp, counting.bp, home.list_qr, home.keep_list):
         csrf.exempt(pure)
     access.install(app)
     for blueprint in (api.bp, home.bp, counting.bp, rules.bp, tables.bp, setup.bp, settle.bp, exports.bp,

@@ -17,7 +17,8 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
 # endpoint -> the setting that limits its POSTs (opening a table, importing one)
-LIMITED_POSTS = {"setup.new_table": "RATELIMIT_TABLES", "exports.import_table": "RATELIMIT_IMPORTS"}
+LIMITED_POSTS = {"setup.new_table": "RATELIMIT_TABLES", "exports.import_table": "RATELIMIT_IMPORTS",
+                 "home.keep_list": "RATELIMIT_LISTS"}
 
 
 def install(app: Flask, api: Blueprint, exempt: Blueprint) -> Limiter:
