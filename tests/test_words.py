@@ -155,7 +155,7 @@ def circle_of_french_tarot(client, lang):
     ("it", "Garde: dichiarato 1 volta, vinto 0 volte", "1 dichiarati"),
     ("de", "Garde: 1-mal gespielt, 0-mal gewonnen", "gewonnen ."),
     ("fr", "Garde\u202f: annoncé 1 fois, gagné 0 fois", "pris 1"),
-    ("en", "Garde: taken 1 time, made 0 times", "made 0."),
+    ("en", "Garde: taken 1 time, made 0 times", "made 0 ."),
 ])
 def test_a_circles_contracts_are_counted_in_the_languages_plurals(client, lang, expected, wrong):
     text = re.sub(r"[ \t\n]+", " ", circle_of_french_tarot(client, lang))  # not \s: French's narrow spaces stay
