@@ -588,7 +588,7 @@ def example(game: Game) -> Example:
             "premiums": [{"premium": "trull", "side": "declarer", "announced": False, "made": True},
                          {"premium": "pagat", "side": "opponents", "announced": False, "made": True}]}
     numbers = {"declarer": players[0], "game": 4, "trull": 1, "pagat": 1, "per": per, "gain": 3 * per,
-               "stake": stake}
+               "stake": stake, "tariff": [(CONTRACT_WORDS[c], v) for c, v in TARIFS["raiffeisen"].items()]}
     return Example(players, hand, stake, payouts, numbers)
 
 
