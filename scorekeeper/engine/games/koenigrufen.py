@@ -45,15 +45,17 @@ PREMIUMS = {"trull": (2, 1), "koenige": (2, 1), "koenig_ultimo": (2, 1), "pagat"
 TIROL_VALAT = (20, 10)
 TRICK_PREMIUMS = ("koenig_ultimo", "pagat", "uhu", "kakadu", "quapil")  # tirol: what counts beside a valat
 
-CONTRACT_WORDS = {c: line(w) for c, w in (
-    ("trischaken", "Trischaken"), ("rufer", "Rufer"), ("piccolo", "Piccolo"), ("bettel", "Bettel"),
-    ("solorufer", "Solorufer"), ("besserrufer", "Besserrufer"), ("farbendreier", "Farbendreier"),
-    ("sechserdreier", "Sechserdreier"), ("dreier", "Dreier"), ("farbensolo", "Farbensolo"),
-    ("piccolo_ouvert", "Piccolo ouvert"), ("bettel_ouvert", "Bettel ouvert"), ("zwiccolo_ouvert", "Zwiccolo ouvert"),
-    ("solodreier", "Solodreier"))}
-PREMIUM_WORDS = {p: line(w) for p, w in (
-    ("trull", "Trull"), ("koenige", "Four kings"), ("koenig_ultimo", "König ultimo"), ("pagat", "Pagat"),
-    ("uhu", "Uhu"), ("kakadu", "Kakadu"), ("quapil", "Quapil"), ("valat", "Valat"))}
+# literal calls, so that Babel extracts each word (the Austrian German names: docs/rules.md §11.1, §11.2)
+CONTRACT_WORDS = {
+    "trischaken": line("Trischaken"), "rufer": line("Rufer"), "piccolo": line("Piccolo"), "bettel": line("Bettel"),
+    "solorufer": line("Solorufer"), "besserrufer": line("Besserrufer"), "farbendreier": line("Farbendreier"),
+    "sechserdreier": line("Sechserdreier"), "dreier": line("Dreier"), "farbensolo": line("Farbensolo"),
+    "piccolo_ouvert": line("Piccolo ouvert"), "bettel_ouvert": line("Bettel ouvert"),
+    "zwiccolo_ouvert": line("Zwiccolo ouvert"), "solodreier": line("Solodreier")}
+PREMIUM_WORDS = {
+    "trull": line("Trull"), "koenige": line("Four kings"), "koenig_ultimo": line("König ultimo"),
+    "pagat": line("Pagat"), "uhu": line("Uhu"), "kakadu": line("Kakadu"), "quapil": line("Quapil"),
+    "valat": line("Valat")}
 SIDE_WORDS = {"declarer": line("the declarer's side"), "opponents": line("the opponents")}
 KONTRA_WORDS = {2: line("Kontra"), 4: line("Rekontra"), 8: line("Subkontra")}
 
