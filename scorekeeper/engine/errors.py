@@ -57,3 +57,9 @@ class BadHand(ScoreError):
 
 class BadRequest(ScoreError):
     code = "bad_request"
+
+
+class CantSeat(ScoreError):
+    """A number of players no mix of the game's table sizes can seat (the cup's draw, engine/draw.py)."""
+
+    code = "cant_seat"
