@@ -174,3 +174,23 @@ def _round(rng, numbers: list[int], sizes: list[int], met) -> list[list[int]]:
         if total == 0:
             break
     return best[1]
+
+
+def draw_round(numbers, allowed: range, seed: int, past) -> tuple[tuple[int, ...], ...]:
+    """The next round of a cup whose players may have changed (walk-ins, drops): `numbers` the start numbers playing
+    now, `past` the rounds drawn so far. While the same players have played every round, it is round k of
+    draw(n, k, …) over them (the draw the command line prints ahead, numbers 1..n standing for them in order:
+    the same seed, the same tables); otherwise a round by local search that keeps off the meetings already had."""
+    numbers = sorted(numbers)
+    sizes = table_sizes(len(numbers), allowed)
+    k = len(past) + 1
+    if all(sorted(p for t in r for p in t) == numbers for r in past):
+        ahead = draw(len(numbers), k, allowed, seed)
+        mapped = [tuple(tuple(numbers[p - 1] for p in t) for t in r) for r in ahead.rounds]
+        if [tuple(map(tuple, r)) for r in past] == mapped[:-1]:
+            return mapped[-1]
+    met: dict[tuple[int, int], int] = {}
+    for r in past:
+        _note(met, r)
+    rng = random.Random(f"{seed}:{k}")
+    return _shuffled(rng, _round(rng, numbers, sizes, met))

@@ -43,13 +43,23 @@ def create_table(game: str, players: list[str], rules: dict, stake: int, currenc
                  circle_id: str | None = None, played_on: date | None = None) -> TableInfo:
     """Store a new table under an unguessable id, with its share links (and in its circle, if one is given:
     an evening the circle starts), all in one transaction; return it."""
+    with writing() as conn:
+        new_id = new_table(conn, game, players, rules, stake, currency, first_dealer, table_id, created_at,
+                           circle_id, played_on)
+    return get_table(new_id)
+
+
+def new_table(conn, game: str, players: list[str], rules: dict, stake: int, currency: str, first_dealer: int,
+              table_id: str | None = None, created_at: datetime | None = None, circle_id: str | None = None,
+              played_on: date | None = None) -> str:
+    """Insert a new table and its share links in the caller's transaction (create_table's, or a cup's round drawn
+    all at once); return its id."""
     values = dict(id=table_id or secrets.token_urlsafe(16), game=game, players=list(players), rules=rules,
                   stake=stake, currency=currency, first_dealer=first_dealer, version=0,
                   created_at=created_at or now(), circle_id=circle_id, played_on=played_on)
-    with writing() as conn:
-        conn.execute(insert(tables).values(**values))
-        add_links(conn, values["id"])
-    return get_table(values["id"])
+    conn.execute(insert(tables).values(**values))
+    add_links(conn, values["id"])
+    return values["id"]
 
 
 def get_table(table_id: str) -> TableInfo:

@@ -1,5 +1,6 @@
 """Share links: a table's own id is its creator's link; viewers and scorers get links of their own, and a circle's
-scorer and watchers too: one set of functions for both (`Owner`: TABLE, CIRCLE).
+scorer and watchers too, and a cup's director and watchers: one set of functions for all (`Owner`: TABLE, CIRCLE,
+TOURNAMENT).
 
 Both are made with the table, in the transaction that makes it (create_table, an import, a circle's evening:
 add_links), and migration 0009 made them for the tables from before; so reading them is a read, and no page
@@ -15,8 +16,8 @@ from dataclasses import dataclass
 from sqlalchemy import String, Table, bindparam, insert, literal, select, union_all, update
 
 from .db import engine, is_key, now, reading, writing
-from .schema import (CREATOR, SCORER, VIEWER, Access, Circle, NotFound, circle_links, circles, links, table_info,
-                     tables)
+from .schema import (CREATOR, SCORER, VIEWER, Access, Circle, NotFound, Tournament, circle_links, circles, links,
+                     table_info, tables, tournament_links, tournaments)
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,25 @@ class Owner:
 
 TABLE = Owner("table", links, "table_id", tables)
 CIRCLE = Owner("circle", circle_links, "circle_id", circles)
+TOURNAMENT = Owner("tournament", tournament_links, "tournament_id", tournaments)  # a cup night (issue 38)
+
+
+def find_tournament(key: str) -> Tournament | None:
+    """Return the cup a link opens, with the link's role (scorer: its director) and whether it works, or None."""
+    if not is_key(key):
+        return None
+    with reading() as conn:
+        row = conn.execute(select(tournaments, tournament_links.c.role, tournament_links.c.active)
+                           .join_from(tournament_links, tournaments,
+                                      tournament_links.c.tournament_id == tournaments.c.id)
+                           .where(tournament_links.c.key == key)).first()
+    return None if row is None else tournament_of(row, row.role, row.active)
+
+
+def tournament_of(row, role: str = VIEWER, active: bool = True) -> Tournament:
+    """A tournaments row as the Tournament a link of `role` sees."""
+    return Tournament(row.id, row.name, row.held_on, row.game, dict(row.rules), row.rounds, row.games_per_round,
+                      row.seed, row.closed_rounds, row.version, row.created_at, role, active)
 
 
 def find_circle(key: str) -> Circle | None:

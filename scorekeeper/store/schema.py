@@ -59,6 +59,53 @@ circle_links = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
+# a cup night (issue 38): one game and house rules for every table, its rounds and games per round, the draw's
+# seed; closed_rounds counts the rounds the director closed; version moves on with every change of its own
+tournaments = Table(
+    "tournaments", metadata,
+    Column("id", String(64), primary_key=True),  # never shown: reached through its links
+    Column("name", String(80), nullable=False),
+    Column("held_on", Date, nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("rules", JSON, nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("games_per_round", Integer, nullable=False),
+    Column("seed", Integer, nullable=False),
+    Column("closed_rounds", Integer, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+tournament_links = Table(
+    "tournament_links", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("tournament_id", String(64), ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False,
+           index=True),
+    Column("role", String(8), nullable=False),  # scorer (the director) or viewer (the watch link)
+    Column("active", Boolean, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+# start numbers are never reused: a player who drops stays, inactive, with the number
+tournament_players = Table(
+    "tournament_players", metadata,
+    Column("tournament_id", String(64), ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("active", Boolean, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+# each round's tables: a real table of the app, and the start numbers in its seats (its players' order)
+tournament_tables = Table(
+    "tournament_tables", metadata,
+    Column("tournament_id", String(64), ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("table_id", String(64), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("seats", JSON, nullable=False),
+)
+
 # a settle-up line marked paid: an evening's (table_id) or a circle's season's (circle_id, no table); Undo marks it
 # undone, so the list says what was paid and taken back
 payments = Table(
@@ -245,6 +292,52 @@ class Circle:
 
     def shows_ranking(self) -> bool:
         return self.role == SCORER or self.watch_ranking
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A cup night as a link of `role` sees it (scorer: its director; viewer: its watch link)."""
+
+    id: str
+    name: str
+    held_on: date
+    game: str
+    rules: dict
+    rounds: int
+    games_per_round: int
+    seed: int
+    closed_rounds: int
+    version: int
+    created_at: datetime
+    role: str = VIEWER
+    active: bool = True
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player of a cup: the start number (never reused), the name, and whether still playing."""
+
+    number: int
+    name: str
+    active: bool
+
+
+@dataclass(frozen=True)
+class CupTable:
+    """A round's table: its number in the round, the app's table, the start numbers by seat."""
+
+    round: int
+    number: int
+    table_id: str
+    seats: tuple
+
+
+class RoundOpen(Exception):
+    """The round isn't closed yet (or, closing: a table isn't in, and the director didn't say to end it)."""
+
+
+class NameTaken(Exception):
+    """Another player of the cup already has that name."""
 
 
 def table_info(row) -> TableInfo:

@@ -1,0 +1,184 @@
+"""Cup nights (issue 38): a tournament is a third kind of group of tables, beside a circle. Its rounds' tables are
+tables of the app (hands.new_table, with their share links), joined here with their seats; its links are
+links.py's (Owner TOURNAMENT: the director's is the scorer's, the watch link the viewer's).
+
+Every write two phones can do at once (a walk-in, a drop, closing a round, drawing the next) takes the
+tournament's row lock (links.lock) first and checks again under it: a round is closed once, drawn once, and a start
+number is never given twice.
+"""
+from __future__ import annotations
+
+import secrets
+from datetime import date
+
+from sqlalchemy import func, insert, select, update
+
+from ..engine.draw import draw_round
+from ..engine.games import get_game, resolve_rules
+from .db import engine, now, writing
+from .hands import new_table
+from .links import TOURNAMENT, add_links, lock, tournament_of
+from .schema import (SCORER, VIEWER, CupTable, Entrant, NameTaken, NotFound, RoundOpen, Tournament, hands, tables,
+                     tournament_players, tournament_tables, tournaments)
+
+STAKE, CURRENCY = 10, "EUR"  # each round's tables: 10 cents a unit, as the Tarockcups write it (issue 38)
+
+
+def create_tournament(name: str, held_on: date, game: str, rules: dict, rounds: int, games_per_round: int,
+                      seed: int, players: list[str]) -> str:
+    """Store a new cup with its players numbered 1..n in the order given; return its director's key."""
+    tournament_id = secrets.token_urlsafe(16)
+    with writing() as conn:
+        conn.execute(insert(tournaments).values(id=tournament_id, name=name, held_on=held_on, game=game, rules=rules,
+                                                rounds=rounds, games_per_round=games_per_round, seed=seed,
+                                                closed_rounds=0, version=0, created_at=now()))
+        if players:
+            conn.execute(insert(tournament_players), [dict(tournament_id=tournament_id, number=i, name=p, active=True,
+                                                           created_at=now()) for i, p in enumerate(players, 1)])
+        return add_links(conn, tournament_id, TOURNAMENT)[SCORER]
+
+
+def get_tournament(tournament_id: str, role: str = VIEWER) -> Tournament:
+    with engine().connect() as conn:
+        row = conn.execute(select(tournaments).where(tournaments.c.id == tournament_id)).first()
+    if row is None:
+        raise NotFound(tournament_id)
+    return tournament_of(row, role)
+
+
+def entrants(tournament_id: str) -> list[Entrant]:
+    """The cup's players by start number, those who dropped too."""
+    with engine().connect() as conn:
+        rows = conn.execute(select(tournament_players).where(tournament_players.c.tournament_id == tournament_id)
+                            .order_by(tournament_players.c.number)).all()
+    return [Entrant(r.number, r.name, r.active) for r in rows]
+
+
+def add_entrant(tournament_id: str, name: str) -> int:
+    """A walk-in: the next start number (one more than any given, never one reused); NameTaken if a player of the
+    cup has that name. Plays from the next round drawn."""
+    with writing() as conn:
+        lock(conn, tournament_id, TOURNAMENT)
+        rows = conn.execute(select(tournament_players.c.number, tournament_players.c.name)
+                            .where(tournament_players.c.tournament_id == tournament_id)).all()
+        if any(r.name.casefold() == name.casefold() for r in rows):
+            raise NameTaken(name)
+        number = max((r.number for r in rows), default=0) + 1
+        conn.execute(insert(tournament_players).values(tournament_id=tournament_id, number=number, name=name,
+                                                       active=True, created_at=now()))
+        _bump(conn, tournament_id)
+        return number
+
+
+def set_playing(tournament_id: str, number: int, active: bool) -> None:
+    """A player drops out (or comes back): from the next round drawn; the number stays theirs."""
+    with writing() as conn:
+        lock(conn, tournament_id, TOURNAMENT)
+        done = conn.execute(update(tournament_players).where(tournament_players.c.tournament_id == tournament_id,
+                                                             tournament_players.c.number == number)
+                            .values(active=active))
+        if done.rowcount == 0:
+            raise NotFound(number)
+        _bump(conn, tournament_id)
+
+
+def cup_tables(tournament_id: str, conn=None) -> list[CupTable]:
+    """Every round's tables, by round and table number."""
+    query = (select(tournament_tables).where(tournament_tables.c.tournament_id == tournament_id)
+             .order_by(tournament_tables.c.round, tournament_tables.c.number))
+    if conn is None:
+        with engine().connect() as conn:
+            rows = conn.execute(query).all()
+    else:
+        rows = conn.execute(query).all()
+    return [CupTable(r.round, r.number, r.table_id, tuple(r.seats)) for r in rows]
+
+
+def tournament_of_table(table_id: str) -> tuple[Tournament, CupTable] | None:
+    """The cup a table is a round's table of, and its place there, or None."""
+    with engine().connect() as conn:
+        row = conn.execute(select(tournaments, tournament_tables.c.round.label("t_round"),
+                                  tournament_tables.c.number.label("t_number"), tournament_tables.c.seats)
+                           .join_from(tournament_tables, tournaments,
+                                      tournament_tables.c.tournament_id == tournaments.c.id)
+                           .where(tournament_tables.c.table_id == table_id)).first()
+    if row is None:
+        return None
+    return tournament_of(row), CupTable(row.t_round, row.t_number, table_id, tuple(row.seats))
+
+
+def hands_in(table_ids: list[str], conn=None) -> dict[str, int]:
+    """Each table's live hands, in one read."""
+    query = (select(hands.c.table_id, func.count()).where(hands.c.table_id.in_(table_ids), hands.c.facts.is_not(None))
+             .group_by(hands.c.table_id))
+    if conn is None:
+        with engine().connect() as conn:
+            found = dict(conn.execute(query).all())
+    else:
+        found = dict(conn.execute(query).all())
+    return {t: found.get(t, 0) for t in table_ids}
+
+
+def close_round(tournament_id: str, round_no: int, end_unfinished: bool = False) -> bool:
+    """Close round `round_no`: every table has its games in, or the director said to end those that haven't.
+    Return False when it was closed already (two phones at once: closed once); RoundOpen when a table isn't in and
+    `end_unfinished` wasn't given, or the round isn't the one being played."""
+    with writing() as conn:
+        lock(conn, tournament_id, TOURNAMENT)
+        row = conn.execute(select(tournaments).where(tournaments.c.id == tournament_id)).first()
+        if row.closed_rounds >= round_no:
+            return False
+        mine = [t for t in cup_tables(tournament_id, conn) if t.round == round_no]
+        if not mine or row.closed_rounds != round_no - 1:
+            raise RoundOpen(round_no)
+        counts = hands_in([t.table_id for t in mine], conn)
+        if not end_unfinished and any(n < row.games_per_round for n in counts.values()):
+            raise RoundOpen(round_no)
+        conn.execute(update(tournaments).where(tournaments.c.id == tournament_id)
+                     .values(closed_rounds=round_no, version=tournaments.c.version + 1))
+        return True
+
+
+def draw_next_round(tournament_id: str) -> int:
+    """Draw the next round and open its tables (one transaction: all or none); return its number. RoundOpen while
+    the round being played isn't closed or all rounds are drawn; the engine's CantSeat when the players playing
+    now can't be seated at the game's tables."""
+    with writing() as conn:
+        lock(conn, tournament_id, TOURNAMENT)
+        row = conn.execute(select(tournaments).where(tournaments.c.id == tournament_id)).first()
+        past = cup_tables(tournament_id, conn)
+        drawn = max((t.round for t in past), default=0)
+        if row.closed_rounds < drawn or drawn >= row.rounds:
+            raise RoundOpen(drawn + 1)
+        playing = conn.execute(select(tournament_players.c.number, tournament_players.c.name)
+                               .where(tournament_players.c.tournament_id == tournament_id,
+                                      tournament_players.c.active.is_(True))).all()
+        names = dict(playing)
+        game = get_game(row.game)
+        by_round = [tuple(t.seats for t in past if t.round == r) for r in range(1, drawn + 1)]
+        seated = draw_round(list(names), game.players_allowed(resolve_rules(game, row.rules)), row.seed, by_round)
+        for number, seats in enumerate(seated, 1):
+            table_id = new_table(conn, row.game, [names[n] for n in seats], dict(row.rules), STAKE, CURRENCY, 0,
+                                 played_on=row.held_on)
+            conn.execute(insert(tournament_tables).values(tournament_id=tournament_id, round=drawn + 1,
+                                                          number=number, table_id=table_id, seats=list(seats)))
+        _bump(conn, tournament_id)
+        return drawn + 1
+
+
+def _bump(conn, tournament_id: str) -> None:
+    conn.execute(update(tournaments).where(tournaments.c.id == tournament_id)
+                 .values(version=tournaments.c.version + 1))
+
+
+def tournament_tag(tournament_id: str) -> str:
+    """Name what a cup's pages show as it is now, in one read: its own version, and its tables' count and versions
+    (every hand at any of them moves one on)."""
+    mine = select(tournament_tables.c.table_id).where(tournament_tables.c.tournament_id == tournament_id)
+    with engine().connect() as conn:
+        row = conn.execute(select(
+            select(tournaments.c.version).where(tournaments.c.id == tournament_id).scalar_subquery(),
+            select(func.count()).select_from(tables).where(tables.c.id.in_(mine)).scalar_subquery(),
+            select(func.coalesce(func.sum(tables.c.version), 0)).where(tables.c.id.in_(mine)).scalar_subquery(),
+        )).first()
+    return "k" + ".".join(str(int(v or 0)) for v in row)

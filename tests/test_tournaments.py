@@ -1,0 +1,115 @@
+"""Cup nights in the store (issue 38): a tournament's players, rounds drawn as real tables, closing a round once,
+standings; two phones at once on both databases."""
+from concurrent.futures import ThreadPoolExecutor
+from datetime import date
+from itertools import combinations
+
+import pytest
+
+from scorekeeper import store
+from scorekeeper.engine.draw import draw
+from scorekeeper.engine.errors import CantSeat
+from scorekeeper.engine.games import get_game, resolve_rules
+
+NAMES = [f"P{i}" for i in range(1, 17)]
+
+
+def in_threads(app, n, work) -> list:
+    """Run `work` on n threads at once, each in the app's context (n phones at the same moment)."""
+    def run(_i):
+        with app.app_context():
+            try:
+                return work()
+            except Exception as e:  # noqa: BLE001 - the test looks at what each phone got
+                return e
+    with ThreadPoolExecutor(n) as pool:
+        return list(pool.map(run, range(n)))
+
+
+def new_cup(players=NAMES, rounds=5, games=2, seed=38):
+    key = store.create_tournament("Dorfcup", date(2026, 11, 28), "troccas", resolve_rules(get_game("troccas"), None),
+                                  rounds, games, seed, list(players))
+    return store.find_tournament(key)
+
+
+def test_a_cup_is_made_with_a_director_link_and_a_watch_link_and_numbers_1_to_n(db_app):
+    cup = new_cup()
+    assert cup.role == store.SCORER and cup.closed_rounds == 0
+    keys = store.share_links(cup.id, store.TOURNAMENT)
+    assert store.find_tournament(keys[store.VIEWER]).role == store.VIEWER
+    assert [(e.number, e.name) for e in store.entrants(cup.id)] == list(enumerate(NAMES, 1))
+
+
+def test_the_rounds_drawn_are_the_command_lines_draw_and_real_tables(db_app):
+    cup = new_cup()
+    ahead = draw(16, 5, range(4, 5), 38)  # what `python -m scorekeeper draw --game troccas --players 16 --rounds 5
+    # --seed 38` prints
+    for r in range(1, 6):
+        assert store.draw_next_round(cup.id) == r
+        mine = [t for t in store.cup_tables(cup.id) if t.round == r]
+        assert [t.seats for t in mine] == [tuple(s) for s in ahead.rounds[r - 1]]
+        for t in mine:
+            assert store.get_table(t.table_id).players == tuple(NAMES[n - 1] for n in t.seats)
+        assert store.close_round(cup.id, r, end_unfinished=True)
+    pairs = [p for t in store.cup_tables(cup.id) for p in combinations(sorted(t.seats), 2)]
+    assert len(pairs) == len(set(pairs)) == 120  # nobody met anyone twice: 5 × 4 × 6 = C(16, 2)
+    with pytest.raises(store.RoundOpen):
+        store.draw_next_round(cup.id)  # all 5 rounds drawn
+
+
+def test_the_next_round_waits_for_the_round_to_close(db_app):
+    cup = new_cup(games=1)
+    store.draw_next_round(cup.id)
+    with pytest.raises(store.RoundOpen):
+        store.draw_next_round(cup.id)
+    with pytest.raises(store.RoundOpen):
+        store.close_round(cup.id, 1)  # no table has its game in
+    assert store.close_round(cup.id, 1, end_unfinished=True)
+    assert not store.close_round(cup.id, 1, end_unfinished=True)  # closed once
+    assert store.draw_next_round(cup.id) == 2
+
+
+def test_walk_ins_get_new_numbers_and_drops_keep_theirs(db_app):
+    cup = new_cup(players=NAMES[:8])
+    store.draw_next_round(cup.id)
+    store.set_playing(cup.id, 3, False)
+    assert store.add_entrant(cup.id, "Zita") == 9
+    store.set_playing(cup.id, 9, False)
+    assert store.add_entrant(cup.id, "Yves") == 10  # 9 is Zita's still, though she dropped
+    with pytest.raises(store.NameTaken):
+        store.add_entrant(cup.id, "p1")
+    store.close_round(cup.id, 1, end_unfinished=True)
+    store.draw_next_round(cup.id)
+    seated = sorted(n for t in store.cup_tables(cup.id) if t.round == 2 for n in t.seats)
+    assert seated == [1, 2, 4, 5, 6, 7, 8, 10]  # 3 and 9 dropped, 10 walked in
+
+
+def test_a_count_the_tables_cant_seat_draws_nothing(db_app):
+    cup = new_cup(players=NAMES[:9])
+    with pytest.raises(CantSeat) as e:
+        store.draw_next_round(cup.id)
+    assert "8 or 12 would work" in e.value.message
+    assert store.cup_tables(cup.id) == []
+
+
+def test_two_phones_closing_a_round_at_once_close_it_once(db_app):
+    cup = new_cup(games=1)
+    store.draw_next_round(cup.id)
+    got = in_threads(db_app, 4, lambda: store.close_round(cup.id, 1, end_unfinished=True))
+    assert sorted(got) == [False, False, False, True]
+    assert store.get_tournament(cup.id).closed_rounds == 1
+
+
+def test_two_phones_drawing_the_next_round_at_once_draw_it_once(db_app):
+    cup = new_cup()
+    got = in_threads(db_app, 3, lambda: store.draw_next_round(cup.id))
+    assert sorted(g for g in got if isinstance(g, int)) == [1]
+    assert sum(isinstance(g, store.RoundOpen) for g in got) == 2
+    assert len(store.cup_tables(cup.id)) == 4
+
+
+def test_walk_ins_at_once_get_different_numbers(db_app):
+    cup = new_cup(players=NAMES[:4])
+    names = iter(["W1", "W2", "W3", "W4"])
+    got = in_threads(db_app, 4, lambda: store.add_entrant(cup.id, next(names)))
+    assert sorted(got) == [5, 6, 7, 8]
