@@ -85,6 +85,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from .web import access, api, health, home, limits, precompressed, pwa, rules, site, templating
     from .web.circle import circles
+    from .web.cup import cups
     from .web.count import counting
     from .web.table import exports, live, settle, setup, share, tables
     store.init_app(app)
@@ -96,7 +97,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         csrf.exempt(pure)
     access.install(app)
     for blueprint in (api.bp, home.bp, counting.bp, rules.bp, tables.bp, setup.bp, settle.bp, exports.bp,
-                      live.bp, share.bp, pwa.bp, health.bp, circles.bp):
+                      live.bp, share.bp, pwa.bp, health.bp, circles.bp, cups.bp):
         app.register_blueprint(blueprint)
     templating.install(app)
     site.install(app)

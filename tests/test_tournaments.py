@@ -113,3 +113,45 @@ def test_walk_ins_at_once_get_different_numbers(db_app):
     names = iter(["W1", "W2", "W3", "W4"])
     got = in_threads(db_app, 4, lambda: store.add_entrant(cup.id, next(names)))
     assert sorted(got) == [5, 6, 7, 8]
+
+
+def hand_at(table_id):
+    players = list(store.get_table(table_id).players)
+    return {"teams": [[players[0], players[2]], [players[1], players[3]]], "side": players[0], "points": 40}
+
+
+def test_a_cup_table_takes_the_rounds_games_and_none_after_the_round_closes(db_app):
+    cup = new_cup(games=2)
+    store.draw_next_round(cup.id)
+    one, two = store.cup_tables(cup.id)[:2]
+    store.save_hand(one.table_id, hand_at(one.table_id))
+    store.save_hand(one.table_id, hand_at(one.table_id))
+    with pytest.raises(store.RoundFull) as e:
+        store.save_hand(one.table_id, hand_at(one.table_id))
+    assert e.value.games == 2
+    store.close_round(cup.id, 1, end_unfinished=True)
+    with pytest.raises(store.RoundClosed):
+        store.save_hand(two.table_id, hand_at(two.table_id))
+    assert store.hands_in([one.table_id, two.table_id]) == {one.table_id: 2, two.table_id: 0}
+
+
+def test_a_save_and_the_round_closing_at_once_agree(db_app):
+    """Three tables save their last hand while the director ends the round: each hand is either in before the
+    close (and counted) or refused after it; never saved into a closed round."""
+    cup = new_cup(games=1)
+    store.draw_next_round(cup.id)
+    placed = store.cup_tables(cup.id)
+    jobs = [lambda t=t: store.save_hand(t.table_id, hand_at(t.table_id)) for t in placed[:3]]
+    jobs.append(lambda: store.close_round(cup.id, 1, end_unfinished=True))
+    with ThreadPoolExecutor(len(jobs)) as pool:
+        def run(job):
+            with db_app.app_context():
+                try:
+                    return job()
+                except store.RoundClosed as e:
+                    return e
+        got = list(pool.map(run, jobs))
+    assert got[-1] is True
+    counts = store.hands_in([t.table_id for t in placed[:3]])
+    for t, answer in zip(placed[:3], got):
+        assert counts[t.table_id] == (0 if isinstance(answer, store.RoundClosed) else 1)

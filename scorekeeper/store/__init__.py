@@ -17,5 +17,5 @@ from .links import CIRCLE, TABLE, TOURNAMENT, find_circle, find_tournament, find
 from .money import (mark_paid, paid_for_table, paid_in_circle, pot_add, pot_entries_of, pot_undo,  # noqa: F401
                     unmark_paid)
 from .schema import (CREATOR, SCORER, VIEWER, Access, Added, AlreadyPaid, Change, Circle, Full, Hand, Moved,  # noqa: F401
-                     NotFound, Payment, Tournament, Entrant, CupTable, RoundOpen, NameTaken, PotEntry, PotShort, Stale, TableInfo, changes, hands, links, metadata,
+                     NotFound, Payment, Tournament, Entrant, CupTable, RoundOpen, NameTaken, RoundClosed, RoundFull, PotEntry, PotShort, Stale, TableInfo, changes, hands, links, metadata,
                      tables)

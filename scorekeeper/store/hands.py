@@ -17,8 +17,8 @@ from sqlalchemy.exc import IntegrityError
 from ..engine.seating import next_dealer
 from .db import engine, is_key, now, reading, writing
 from .links import add_links
-from .schema import (Added, Change, Full, Hand, Moved, NotFound, Stale, TableInfo, changes, hands, payments,
-                     pot_entries, table_info, tables)
+from .schema import (Added, Change, Full, Hand, Moved, NotFound, RoundClosed, RoundFull, Stale, TableInfo, changes,
+                     hands, payments, pot_entries, table_info, tables, tournament_tables, tournaments)
 
 # the statements a save and a poll run, built once (building one costs more than running it on SQLite)
 _TABLE_ID = bindparam("table_id")
@@ -30,6 +30,10 @@ _BUMP = update(tables).where(tables.c.id == _TABLE_ID).values(version=tables.c.v
 _LAST_HAND = (select(hands.c.number, hands.c.dealer, hands.c.setup, hands.c.facts.is_not(None).label("live"))
               .where(hands.c.table_id == _TABLE_ID).order_by(hands.c.number.desc()).limit(1))
 _LIVE = select(func.count(hands.c.facts)).where(hands.c.table_id == _TABLE_ID)  # reads every hand's row
+# a cup's table (issue 38): its round, and the cup's rounds closed and games per round (by the table_id index)
+_CUP_ROUND = (select(tournament_tables.c.round, tournaments.c.closed_rounds, tournaments.c.games_per_round)
+              .join_from(tournament_tables, tournaments, tournament_tables.c.tournament_id == tournaments.c.id)
+              .where(tournament_tables.c.table_id == _TABLE_ID))
 _LAST_DEALER = (select(hands.c.dealer, hands.c.setup).where(hands.c.table_id == _TABLE_ID, hands.c.facts.is_not(None))
                 .order_by(hands.c.number.desc()).limit(1))
 _LATEST_CHANGES = (select(changes.c.kind, changes.c.undone, *hands.c).outerjoin(hands, hands.c.id == changes.c.hand_id)
@@ -195,6 +199,7 @@ def save_hand(table_id: str, facts: dict, token: str | None = None, limit: int |
             raise Moved(None)
         last = conn.execute(_LAST_HAND, {"table_id": table_id}).first()
         last_number = last.number if last is not None else None
+        _cup_round_open(conn, table_id, last_number)
         # hands are numbered 0, 1, 2 … and never renumbered, so a table holds at most last + 1 of them: the
         # live ones are only counted (a read of every row) when that could reach the limit
         if (limit is not None and last_number is not None and last_number + 1 >= limit
@@ -214,6 +219,20 @@ def save_hand(table_id: str, facts: dict, token: str | None = None, limit: int |
                      table_info(table), Change(change_id, number, "add", t), before)
     done = _once(token, write)
     return done if isinstance(done, Added) else Added(done)
+
+
+def _cup_round_open(conn, table_id: str, last_number: int | None) -> None:
+    """At a cup's table, refuse a hand once its round is closed (RoundClosed) or past the round's games
+    (RoundFull). Read under the table's row lock, which close_round takes too: a round closes with every hand
+    saved before it counted, and none after it."""
+    cup = conn.execute(_CUP_ROUND, {"table_id": table_id}).first()
+    if cup is None:
+        return
+    if cup.closed_rounds >= cup.round:
+        raise RoundClosed(cup.round)
+    if last_number is not None and last_number + 1 > cup.games_per_round and \
+            conn.execute(_LIVE, {"table_id": table_id}).scalar() >= cup.games_per_round:
+        raise RoundFull(cup.games_per_round)
 
 
 def _next_dealer(table, last) -> str:

@@ -336,6 +336,22 @@ class RoundOpen(Exception):
     """The round isn't closed yet (or, closing: a table isn't in, and the director didn't say to end it)."""
 
 
+class RoundClosed(Exception):
+    """A hand for a cup's table whose round the director closed: the table takes no more (`round`)."""
+
+    def __init__(self, round_no: int):
+        super().__init__(round_no)
+        self.round = round_no
+
+
+class RoundFull(Exception):
+    """A hand beyond the round's count at a cup's table (`games`: the games per table and round)."""
+
+    def __init__(self, games: int):
+        super().__init__(games)
+        self.games = games
+
+
 class NameTaken(Exception):
     """Another player of the cup already has that name."""
 

@@ -131,6 +131,8 @@ def close_round(tournament_id: str, round_no: int, end_unfinished: bool = False)
         mine = [t for t in cup_tables(tournament_id, conn) if t.round == round_no]
         if not mine or row.closed_rounds != round_no - 1:
             raise RoundOpen(round_no)
+        # the round's tables' row locks, as a save takes its table's: a hand saved before counts, none comes after
+        conn.execute(select(tables.c.id).where(tables.c.id.in_([t.table_id for t in mine])).with_for_update()).all()
         counts = hands_in([t.table_id for t in mine], conn)
         if not end_unfinished and any(n < row.games_per_round for n in counts.values()):
             raise RoundOpen(round_no)

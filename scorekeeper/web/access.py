@@ -1,4 +1,4 @@
-"""Who may see and change a table or a circle: its keys in URLs, their roles, the marks on the views, loading it.
+"""Who may see and change a table, a circle or a cup (`<tournament_id>`: its director's or watch link): its keys in URLs, their roles, the marks on the views, loading it.
 
 Every URL that names a table (`<table_id>`) takes a key instead: the table's own id (its creator's link), its
 scorer link or its viewer link; every URL that names a circle (`<circle_id>`) takes its scorer or watch link. The key is resolved before the view runs (`resolve_key`), the view gets the
@@ -81,6 +81,8 @@ def resolve_key(endpoint, values):
         _resolve_table(endpoint, values)
     elif values.get("circle_id") is not None:
         _resolve_circle(endpoint, values)
+    elif values.get("tournament_id") is not None:
+        _resolve_tournament(endpoint, values)
 
 
 def _resolve_table(endpoint, values):
@@ -110,6 +112,19 @@ def _resolve_circle(endpoint, values):
     values["circle_id"] = circle.id
 
 
+def _resolve_tournament(endpoint, values):
+    key = values["tournament_id"]
+    cup = store.find_tournament(key)
+    if cup is None:
+        abort(404)
+    if not cup.active:
+        refuse(_("This director's link was replaced by a new one. Ask the director for the new link, or for the "
+                 "link to watch."), 410)
+    _allowed(endpoint, cup.role, "tournament_id", key)
+    g.tournament_key, g.tournament_id, g.role, g.tournament = key, cup.id, cup.role, cup
+    values["tournament_id"] = cup.id
+
+
 def _allowed(endpoint, role_: str, name: str, key: str) -> None:
     """Refuse what a key of this role may not do on the view `endpoint`, by the view's marks."""
     view = current_app.view_functions.get(endpoint)
@@ -129,6 +144,8 @@ def keep_key(endpoint, values):
         values["table_id"] = g.table_key
     if g.get("circle_id") is not None and values.get("circle_id") == g.circle_id:
         values["circle_id"] = g.circle_key
+    if g.get("tournament_id") is not None and values.get("tournament_id") == g.tournament_id:
+        values["tournament_id"] = g.tournament_key
 
 
 def role() -> str:
@@ -150,6 +167,14 @@ def load_circle(circle_id: str):
     if circle is None or circle.id != circle_id:
         abort(404)
     return circle
+
+
+def load_tournament(tournament_id: str):
+    """Return the cup its key opened (resolve_key read it, and refused a key that opens none)."""
+    cup = g.get("tournament")
+    if cup is None or cup.id != tournament_id:
+        abort(404)
+    return cup
 
 
 def table_of(table_id: str):

@@ -30,7 +30,8 @@ BOARD = ("totals", "chart", "numbers-body", "seated", "hands")  # what any chang
 POLL = (*BOARD, "live", "hand-title")  # a poll: also its own element (the new tag) and the next hand's heading
 SAVE = ("said", *BOARD, "undo-last")  # a Save's answer: also the line saying the hand, and the Undo button
 CIRCLE = ("circle-board", "live")  # a circle's poll: its board (standings, chart, what is owed, the pot, the evenings)
-REGIONS = {"poll": POLL, "save": SAVE, "circle": CIRCLE}
+CUP = ("cup-board", "live")  # a cup's poll (issue 38): the round's tables, the standings
+REGIONS = {"poll": POLL, "save": SAVE, "circle": CIRCLE, "cup": CUP}
 
 
 def select_oob(kind: str) -> str:

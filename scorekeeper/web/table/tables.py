@@ -11,6 +11,7 @@ from flask import (Blueprint, current_app, flash, get_flashed_messages, make_res
                    render_template, request, url_for)
 from flask_babel import format_number
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 from werkzeug.routing import IntegerConverter
 
@@ -148,6 +149,14 @@ def add(table_id):
                 form.setup.data = store.fingerprint(store.current_setup(table))
                 engine_error = _("The table was changed on another phone meanwhile (players, stake or house "
                                  "rules). Check this hand against the table as it is now, then save again.")
+            except store.RoundClosed as e:
+                engine_error = _("Round %(n)s of the cup is closed: this table takes no more hands. Ask the "
+                                 "director if a hand is missing.", n=e.round)
+            except store.RoundFull as e:
+                engine_error = ngettext("This round is played over %(num)s game per table, and this table has it: "
+                                        "nothing more is saved here.",
+                                        "This round is played over %(num)s games per table, and this table has "
+                                        "them all: nothing more is saved here.", e.games)
             except store.Full:
                 engine_error = _("This table already holds %(n)s hands, the most one table can keep. Export it "
                                  "and open a new table for the rest of the evening.", n=format_number(limit))

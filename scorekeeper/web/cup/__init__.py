@@ -1,0 +1,1 @@
+"""A cup night's pages (issue 38): cups.py."""

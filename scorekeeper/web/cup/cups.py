@@ -1,0 +1,215 @@
+"""Cup nights (issue 38): a tournament of many tables, the third kind of group of tables beside a table's evening
+and a circle's season, and a client of the same parts: its links are store/links.py's (Owner TOURNAMENT), its keys
+are resolved by web/access.py (`<tournament_id>`: the director's link is the scorer's, the watch link the viewer's),
+each round's tables are tables of the app (their own scorer links: counting, scoring, offline, live), their totals
+come from the evenings web/scoreboard.py keeps, and its board is one more client of the scoreboard's poll
+(REGIONS["cup"], answer_poll). The standings are engine/cup.py's, the draw engine/draw.py's.
+"""
+from __future__ import annotations
+
+import secrets
+from datetime import date
+
+from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import format_date
+from flask_babel import gettext as _
+
+from ... import store
+from ...engine import cup as cup_model
+from ...engine.draw import table_sizes
+from ...engine.errors import CantSeat
+from ...engine.games import get_game, resolve_rules
+from ...engine.games.registry import GAMES
+from .. import scoreboard
+from ..access import load_tournament, polled, viewer_ok
+from ..bounds import invisible
+from ..l10n import say
+from ..links import external, qr
+from ..parse import digits
+from ..seating_check import name_problem, tidy
+
+bp = Blueprint("cups", __name__)
+
+MAX_NAME = 80
+MAX_PLAYERS = 400
+MAX_ROUNDS = 12
+MAX_GAMES = 60
+
+
+def _form_problems(form) -> tuple[dict, dict]:
+    """Read the new cup's form: (its values, {field: one sentence}) — every field checked, the input kept."""
+    errors: dict[str, str] = {}
+    name = " ".join((form.get("name") or "").split())
+    if not name:
+        errors["name"] = _("Give the cup a name, e.g. “Dorfcup 2026”.")
+    elif len(name) > MAX_NAME or invisible(name):
+        errors["name"] = _("A cup's name is at most %(n)s letters, without control characters.", n=MAX_NAME)
+    try:
+        held_on = date.fromisoformat((form.get("held_on") or "").strip())
+    except ValueError:
+        held_on = None
+        errors["held_on"] = _("Give the day of the cup, e.g. 2026-11-28.")
+    game = GAMES.get(form.get("game") or "")
+    if game is None:
+        errors["game"] = _("Choose the game every table plays.")
+    rounds = digits(form.get("rounds"), 2)
+    if rounds is None or not 1 <= rounds <= MAX_ROUNDS:
+        errors["rounds"] = _("The rounds are a whole number from 1 to %(n)s.", n=MAX_ROUNDS)
+    games = digits(form.get("games"), 2)
+    if games is None or not 1 <= games <= MAX_GAMES:
+        errors["games"] = _("The games per table and round are a whole number from 1 to %(n)s.", n=MAX_GAMES)
+    seed_text = (form.get("seed") or "").strip()
+    seed = digits(seed_text) if seed_text else secrets.randbelow(10**6)
+    if seed is None:
+        errors["seed"] = _("The seed is a whole number (the same seed draws the same tables), or leave it empty.")
+    names = [tidy(n) for n in (form.get("players") or "").splitlines() if n.strip()]
+    for n in names:
+        problem = name_problem(n)
+        if problem:
+            errors["players"] = problem
+            break
+    else:
+        seen: set[str] = set()
+        twice = next((n for n in names if n.casefold() in seen or seen.add(n.casefold())), None)
+        if twice:
+            errors["players"] = _("“%(name)s” is on the list twice: give each player a different name.", name=twice)
+        elif len(names) > MAX_PLAYERS:
+            errors["players"] = _("A cup has at most %(n)s players.", n=MAX_PLAYERS)
+    values = dict(name=name, held_on=held_on, game=game, rounds=rounds, games=games, seed=seed, names=names)
+    return values, errors
+
+
+@bp.route("/cups/new", methods=["GET", "POST"])
+def new_cup():
+    """Start a cup: its name, day, game (its house rules as the game has them, one set for every table), rounds,
+    games per table and round, the draw's seed, the players registered so far (each line a name: start numbers
+    1, 2, … in that order)."""
+    form = request.form if request.method == "POST" else {"held_on": date.today().isoformat(), "rounds": "3",
+                                                           "games": "16"}
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        values, errors = _form_problems(request.form)
+        if not errors:
+            game = values["game"]
+            key = store.create_tournament(values["name"], values["held_on"], game.id, resolve_rules(game, None),
+                                          values["rounds"], values["games"], values["seed"], values["names"])
+            return redirect(url_for("cups.show", tournament_id=key), 303)
+    return render_template("cup/new.html", form=form, errors=errors, games=list(GAMES.values()),
+                           max_name=MAX_NAME), 422 if errors else 200
+
+
+def board(cup) -> dict:
+    """What the cup's board shows: the round being played and its tables (hands in, the table's scorer link for the
+    director), the players, and the standings over every table played, from the evenings kept for the tables."""
+    game = get_game(cup.game)
+    players = store.entrants(cup.id)
+    by_name = {p.name: p.number for p in players}
+    names = {p.number: p.name for p in players}
+    placed = store.cup_tables(cup.id)
+    counts = store.hands_in([t.table_id for t in placed])
+    keys = store.share_links_of([t.table_id for t in placed]) if placed else {}
+    results, rows = [], []
+    current = max((t.round for t in placed), default=0)
+    for t in placed:
+        table = store.get_table(t.table_id)
+        _table, totals = scoreboard.totals(table)
+        results.append((t.round, t.number, {by_name[n]: u for n, u in totals.units.items() if n in by_name}))
+        if t.round == current:
+            rows.append(dict(number=t.number, seats=[(n, names.get(n, "?")) for n in t.seats], hands=counts[t.table_id],
+                             done=counts[t.table_id] >= cup.games_per_round,
+                             scorer=url_for("tables.show", table_id=keys[t.table_id][store.SCORER]),
+                             watch=url_for("tables.show", table_id=keys[t.table_id][store.VIEWER])))
+    standings = cup_model.standings([(p.number, p.name, p.active) for p in players], results)
+    in_ = sum(r["done"] for r in rows)
+    closed = cup.closed_rounds >= current
+    playing = [p for p in players if p.active]
+    problem = None
+    if closed and current < cup.rounds:
+        try:
+            table_sizes(len(playing), game.players_allowed(cup.rules))
+        except CantSeat as e:
+            problem = say(e)
+    return dict(cup=cup, game=game, players=players, tables=rows, current=current, closed=closed, tables_in=in_,
+                standings=standings, rounds=range(1, current + 1), problem=problem, playing=len(playing),
+                day=format_date(cup.held_on, "long"), director=cup.role == store.SCORER,
+                tag=store.tournament_tag(cup.id))
+
+
+def render_page(cup, template: str = "cup/page.html", status: int = 200, **extra):
+    keys = store.share_links(cup.id, store.TOURNAMENT)
+    watch = external("cups.show", tournament_id=keys[store.VIEWER])
+    return render_template(template, **board(cup), watch_url=watch, watch_qr=qr(watch), errors=extra.get("errors", {}),
+                           walk_in=extra.get("walk_in", ""), said=extra.get("said")), status
+
+
+@bp.get("/k/<tournament_id>")
+@viewer_ok
+def show(tournament_id):
+    """The director's page (with the director's link) or the watch page: "n of m tables in", each table's hands, the
+    standings; the director closes the round, draws the next, adds walk-ins and drops."""
+    return render_page(load_tournament(tournament_id))
+
+
+@bp.get("/k/<tournament_id>/live")
+@viewer_ok
+@polled
+def live(tournament_id):
+    """Answer the cup's poll as a circle's is answered (web/scoreboard.py)."""
+    cup = load_tournament(tournament_id)
+    return scoreboard.answer_poll(store.tournament_tag(cup.id),
+                                  lambda: render_page(cup, template="cup/_poll.html")[0])
+
+
+@bp.post("/k/<tournament_id>/players")
+def walk_in(tournament_id):
+    """A walk-in: the next start number, seated from the next round drawn."""
+    cup = load_tournament(tournament_id)
+    name = tidy(request.form.get("name") or "")
+    problem = _("Give the player's name.") if not name else name_problem(name)
+    if problem is None:
+        try:
+            store.add_entrant(cup.id, name)
+        except store.NameTaken:
+            problem = _("“%(name)s” already plays in this cup: give the new player a different name.", name=name)
+    if problem:
+        return render_page(cup, status=422, errors={"name": problem}, walk_in=name)
+    return redirect(url_for("cups.show", tournament_id=cup.id), 303)
+
+
+@bp.post("/k/<tournament_id>/players/<int:number>")
+def playing(tournament_id, number):
+    """A player drops out (or comes back): from the next round drawn."""
+    cup = load_tournament(tournament_id)
+    try:
+        store.set_playing(cup.id, number, request.form.get("playing") == "1")
+    except store.NotFound:
+        return render_page(cup, status=404, said=_("No player of this cup has the number %(n)s.", n=number))
+    return redirect(url_for("cups.show", tournament_id=cup.id), 303)
+
+
+@bp.post("/k/<tournament_id>/close")
+def close(tournament_id):
+    """Close the round being played: every table in, or the director ending those that aren't (end=1)."""
+    cup = load_tournament(tournament_id)
+    round_no = digits(request.form.get("round"), 2) or 0
+    try:
+        store.close_round(cup.id, round_no, end_unfinished=request.form.get("end") == "1")
+    except store.RoundOpen:
+        return render_page(store.get_tournament(cup.id, cup.role), status=409,
+                           said=_("Not every table has its games in: end the unfinished tables to close the round "
+                                  "now."))
+    return redirect(url_for("cups.show", tournament_id=cup.id), 303)
+
+
+@bp.post("/k/<tournament_id>/draw")
+def draw_next(tournament_id):
+    """Draw the next round: only when the round played is closed; its tables are opened at once."""
+    cup = load_tournament(tournament_id)
+    try:
+        store.draw_next_round(cup.id)
+    except store.RoundOpen:
+        said = _("Close the round being played first: the next round is drawn when all its tables are in.")
+        return render_page(store.get_tournament(cup.id, cup.role), status=409, said=said)
+    except CantSeat as e:
+        return render_page(cup, status=409, said=say(e))
+    return redirect(url_for("cups.show", tournament_id=cup.id), 303)

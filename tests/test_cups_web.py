@@ -1,0 +1,182 @@
+"""A cup night's pages (issue 38): start a cup, draw, score at the round's tables, close, walk-ins and drops,
+standings with ties, the watch link, the poll, and bad input (one sentence at the field, the input kept)."""
+import html
+import re
+
+import pytest
+
+from scorekeeper import store
+
+CUP = {"name": "Dorfcup", "held_on": "2026-11-28", "game": "troccas", "rounds": "2", "games": "1", "seed": "5",
+       "players": "Anna\nBeat\nCla\nDuri\nElsa\nFadri\nGion\nHanna"}
+
+
+def start(client, **changes) -> str:
+    r = client.post("/cups/new", data={**CUP, **changes})
+    assert r.status_code == 303, r.get_data(as_text=True)
+    return r.headers["Location"]
+
+
+def text(r) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", r.get_data(as_text=True))))
+
+
+def cup_of(app, url):
+    with app.app_context():
+        return store.find_tournament(url.rsplit("/", 1)[-1])
+
+
+def tables_of(app, cup, round_no):
+    with app.app_context():
+        return [t for t in store.cup_tables(cup.id) if t.round == round_no]
+
+
+def troccas_hand(app, table, side_points):
+    """The seats' first and third play against the second and fourth; the first's team made `side_points` (of 72):
+    the team gets side_points − 36 each, the other team its negative (docs/rules.md §1)."""
+    with app.app_context():
+        players = list(store.get_table(table.table_id).players)
+        store.add_hand(table.table_id, {"teams": [[players[0], players[2]], [players[1], players[3]]],
+                                        "side": players[0], "points": side_points})
+
+
+def ranks(client, url) -> dict[int, tuple[int, str]]:
+    """{start number: (rank, total)} from the standings' rows."""
+    page = client.get(url).get_data(as_text=True)
+    rows = re.findall(r'<tr data-number="(\d+)">\s*<td class="n"[^>]*>(\d+)</td>.*?<td class="n total"[^>]*>([^<]+)</td>',
+                      page, re.S)
+    return {int(n): (int(rank), total) for n, rank, total in rows}
+
+
+def test_a_cup_night_from_the_draw_to_the_standings_with_a_tie(app, client):
+    url = start(client)
+    cup = cup_of(app, url)
+    assert "No round drawn yet." in text(client.get(url))
+    assert client.post(url + "/draw").status_code == 303
+    one = tables_of(app, cup, 1)
+    assert [len(t.seats) for t in one] == [4, 4] and sorted(n for t in one for n in t.seats) == list(range(1, 9))
+    assert "0 of 2 tables in" in text(client.get(url))
+    # the next round waits for this one
+    r = client.post(url + "/draw")
+    assert r.status_code == 409 and "Close the round being played first" in text(r)
+    troccas_hand(app, one[0], 40)  # seats 1 and 3: 40 − 36 = +4 each; seats 2 and 4: −4
+    assert "1 of 2 tables in" in text(client.get(url))
+    r = client.post(url + "/close", data={"round": "1"})  # table 2 isn't in
+    assert r.status_code == 409 and "Not every table has its games in" in text(r)
+    troccas_hand(app, one[1], 46)  # seats 1 and 3: 46 − 36 = +10 each; seats 2 and 4: −10
+    assert "2 of 2 tables in" in text(client.get(url))
+    got = ranks(client, url)
+    a, b = one[0].seats, one[1].seats
+    # +10, +10, +4, +4, −4, −4, −10, −10: levels share a rank, the next rank counts the players above (1, 1, 3)
+    assert {n: got[n] for n in (b[0], b[2])} == {b[0]: (1, "+10"), b[2]: (1, "+10")}
+    assert {got[a[0]], got[a[2]]} == {(3, "+4")}
+    assert {got[a[1]], got[a[3]]} == {(5, "−4")}
+    assert {got[b[1]], got[b[3]]} == {(7, "−10")}
+    assert client.post(url + "/close", data={"round": "1"}).status_code == 303
+    assert "The round is closed." in text(client.get(url))
+    assert client.post(url + "/close", data={"round": "1"}).status_code == 303  # again: closed once, no harm
+    # a walk-in and a drop change the next round
+    assert client.post(url + "/players", data={"name": "Ines"}).status_code == 303
+    assert client.post(url + "/players/4", data={"playing": "0"}).status_code == 303
+    assert client.post(url + "/draw").status_code == 303
+    two = tables_of(app, cup, 2)
+    assert sorted(n for t in two for n in t.seats) == [1, 2, 3, 5, 6, 7, 8, 9]  # 4 dropped, Ines is 9
+    troccas_hand(app, two[0], 36)  # 36 − 36 = 0 for all four
+    page = text(client.get(url))
+    assert "Round 2 of 2" in page and "1 of 2 tables in" in page and "(dropped out)" in page
+    r = client.post(url + "/close", data={"round": "2", "end": "1"})  # the director ends table 2
+    assert r.status_code == 303
+    assert "All rounds are played." in text(client.get(url))
+    # player 4 dropped after round 1: the total is round 1's alone; round 2's table 1 scored 0 for all four, so
+    # the totals are round 1's for everyone, and the ranks too
+    # +10 +10 (1, 1), +4 +4 (3, 3), Ines 0 (5), −4 −4 (6, 6), −10 −10 (8, 8)
+    after = {"+10": 1, "+4": 3, "−4": 6, "−10": 8}
+    assert ranks(client, url) == {n: (after[total], total) for n, (_rank, total) in got.items()} | {9: (5, "0")}
+
+
+def test_the_watch_link_shows_the_cup_and_changes_nothing(app, client):
+    url = start(client)
+    cup = cup_of(app, url)
+    client.post(url + "/draw")
+    with app.app_context():
+        watch = "/k/" + store.share_links(cup.id, store.TOURNAMENT)[store.VIEWER]
+    page = text(client.get(watch))
+    assert "watching: nothing can be changed here" in page and "Draw round" not in page
+    for path, data in (("/draw", {}), ("/close", {"round": "1", "end": "1"}), ("/players", {"name": "X"})):
+        assert client.post(watch + path, data=data).status_code == 403
+    assert len(tables_of(app, cup, 1)) == 2 and cup_of(app, url).closed_rounds == 0
+
+
+def test_the_poll_answers_304_until_a_table_saves_a_hand(app, client):
+    url = start(client)
+    cup = cup_of(app, url)
+    client.post(url + "/draw")
+    first = client.get(url + "/live")
+    assert first.status_code == 200 and 'id="cup-board"' in first.get_data(as_text=True)
+    assert client.get(url + "/live", headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    troccas_hand(app, tables_of(app, cup, 1)[0], 40)
+    again = client.get(url + "/live", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 200 and "1 of 2 tables in" in text(again)
+
+
+@pytest.mark.parametrize("field, value, sentence", [
+    ("name", "", "Give the cup a name"),
+    ("held_on", "28.11.", "Give the day of the cup"),
+    ("game", "chess", "Choose the game every table plays"),
+    ("rounds", "0", "The rounds are a whole number from 1 to 12"),
+    ("games", "many", "The games per table and round are a whole number"),
+    ("seed", "abc", "The seed is a whole number"),
+    ("players", "Anna\nBeat\nanna", "“anna” is on the list twice"),
+])
+def test_a_bad_field_says_one_sentence_there_and_keeps_the_input(client, field, value, sentence):
+    r = client.post("/cups/new", data={**CUP, field: value})
+    assert r.status_code == 422
+    page = r.get_data(as_text=True)
+    assert sentence in text(r)
+    assert page.count('class="field-error"') == 1  # one sentence, at that field
+    kept = {**CUP, field: value}
+    assert f'value="{kept["name"]}"' in page and kept["players"] in page  # what was typed is kept
+
+
+def test_a_count_the_game_cant_seat_says_what_would_work_instead_of_drawing(app, client):
+    url = start(client, players="A\nB\nC\nD\nE\nF\nG\nH\nI")
+    page = text(client.get(url))
+    assert "Tables of 4 can't seat 9 players: 8 or 12 would work." in page and "Draw round 1" not in page
+    r = client.post(url + "/draw")
+    assert r.status_code == 409 and "8 or 12 would work" in text(r)
+    assert tables_of(app, cup_of(app, url), 1) == []
+
+
+def test_a_walk_in_with_a_name_taken_is_refused_at_the_field(client):
+    url = start(client)
+    r = client.post(url + "/players", data={"name": "beat"})
+    assert r.status_code == 422 and "“beat” already plays in this cup" in text(r)
+    assert 'value="beat"' in r.get_data(as_text=True)
+
+
+def test_an_unknown_cup_is_a_404(client):
+    assert client.get("/k/nosuchcupkeyatall123").status_code == 404
+
+
+def test_a_tables_scorer_link_stops_at_the_rounds_games_and_when_the_round_is_closed(app, client):
+    url = start(client)  # 1 game per table and round
+    cup = cup_of(app, url)
+    client.post(url + "/draw")
+    one, two = tables_of(app, cup, 1)
+    with app.app_context():
+        keys = store.share_links_of([one.table_id, two.table_id])
+        players = store.get_table(one.table_id).players
+    first = f"/t/{keys[one.table_id][store.SCORER]}/hands"
+    hand = {"partner": players[2], "side": "first", "points": "40"}
+    assert client.post(first, data={**hand, "token": "h1"}).status_code == 303
+    r = client.post(first, data={**hand, "token": "h2"})
+    assert r.status_code == 200 and "This round is played over 1 game per table, and this table has it" in text(r)
+    assert 'value="40"' in r.get_data(as_text=True)  # the hand typed is kept
+    client.post(url + "/close", data={"round": "1", "end": "1"})
+    with app.app_context():
+        players2 = store.get_table(two.table_id).players
+    r = client.post(f"/t/{keys[two.table_id][store.SCORER]}/hands",
+                    data={"partner": players2[2], "side": "first", "points": "40", "token": "h3"})
+    assert "Round 1 of the cup is closed: this table takes no more hands." in text(r)
+    with app.app_context():
+        assert store.hands_in([one.table_id, two.table_id]) == {one.table_id: 1, two.table_id: 0}
