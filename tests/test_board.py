@@ -303,7 +303,14 @@ def test_the_pages_swap_lists_are_the_declared_regions_and_each_region_is_on_the
     assert dict(re.findall(r'<div id="(live)"[^>]*?hx-select-oob="([^"]+)"', page, re.S)) == {
         "live": scoreboard.select_oob("circle")}
     assert set(scoreboard.REGIONS["circle"]) <= set(re.findall(r'\sid="([^"]+)"', page))
-    assert set(scoreboard.REGIONS) == {"poll", "save", "circle"}  # a new kind of answer: check its page here
+    # a cup's page (issue 38) the same way
+    cup = client.post("/cups/new", data={"name": "Dorfcup", "held_on": "2026-11-28", "game": "troccas", "rounds": "1",
+                                         "games": "1", "players": "A\nB\nC\nD"}).headers["Location"]
+    page = client.get(cup).get_data(as_text=True)
+    assert dict(re.findall(r'<div id="(live)"[^>]*?hx-select-oob="([^"]+)"', page, re.S)) == {
+        "live": scoreboard.select_oob("cup")}
+    assert set(scoreboard.REGIONS["cup"]) <= set(re.findall(r'\sid="([^"]+)"', page))
+    assert set(scoreboard.REGIONS) == {"poll", "save", "circle", "cup"}  # a new kind of answer: check its page here
 
 
 def test_a_page_says_it_uses_htmx_and_its_markup_agrees(client):

@@ -180,3 +180,25 @@ def test_a_tables_scorer_link_stops_at_the_rounds_games_and_when_the_round_is_cl
     assert "Round 1 of the cup is closed: this table takes no more hands." in text(r)
     with app.app_context():
         assert store.hands_in([one.table_id, two.table_id]) == {one.table_id: 1, two.table_id: 0}
+
+
+def test_the_table_cards_give_each_table_its_players_by_seat_and_its_scorer_link_as_a_qr(app, client):
+    url = start(client)
+    cup = cup_of(app, url)
+    client.post(url + "/draw")
+    r = client.get(url + "/cards?round=1")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and page.count('class="table-card"') == 2
+    with app.app_context():
+        placed = tables_of(app, cup, 1)
+        keys = store.share_links_of([t.table_id for t in placed])
+        names = {e.number: e.name for e in store.entrants(cup.id)}
+    for t in placed:
+        assert f"/t/{keys[t.table_id][store.SCORER]}" in page
+        seats = re.search(rf"Table {t.number}</h2>\s*<ol class=\"seats\">(.*?)</ol>", page, re.S).group(1)
+        assert re.findall(r"<li>#(\d+) ", seats) == [str(n) for n in t.seats]
+        assert all(names[n] in seats for n in t.seats)
+    assert page.count('src="data:image/svg+xml') == 2
+    with app.app_context():
+        watch = "/k/" + store.share_links(cup.id, store.TOURNAMENT)[store.VIEWER]
+    assert client.get(watch + "/cards").status_code == 403  # the cards hold the scorer links: the director's alone

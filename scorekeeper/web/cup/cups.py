@@ -213,3 +213,22 @@ def draw_next(tournament_id):
     except CantSeat as e:
         return render_page(cup, status=409, said=say(e))
     return redirect(url_for("cups.show", tournament_id=cup.id), 303)
+
+
+@bp.get("/k/<tournament_id>/cards")
+def cards(tournament_id):
+    """The round's table cards, to print and lay on the tables (the director's alone: each holds its table's scorer
+    link): the cup, the round, the table's number, the players by seat, the scorer link as a QR code."""
+    cup = load_tournament(tournament_id)
+    placed = store.cup_tables(cup.id)
+    current = max((t.round for t in placed), default=0)
+    round_no = digits(request.args.get("round"), 2) or current
+    mine = [t for t in placed if t.round == round_no]
+    names = {p.number: p.name for p in store.entrants(cup.id)}
+    keys = store.share_links_of([t.table_id for t in mine]) if mine else {}
+    shown = []
+    for t in mine:
+        link = external("tables.show", table_id=keys[t.table_id][store.SCORER])
+        shown.append(dict(number=t.number, seats=[(n, names.get(n, "?")) for n in t.seats], link=link, qr=qr(link)))
+    return render_template("cup/cards.html", cup=cup, round_no=round_no, cards=shown,
+                           day=format_date(cup.held_on, "long"), game=get_game(cup.game))
