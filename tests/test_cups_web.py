@@ -60,7 +60,13 @@ def test_a_cup_night_from_the_draw_to_the_standings_with_a_tie(app, client):
     r = client.post(url + "/draw")
     assert r.status_code == 409 and "Close the round being played first" in text(r)
     troccas_hand(app, one[0], 40)  # seats 1 and 3: 40 − 36 = +4 each; seats 2 and 4: −4
-    assert "1 of 2 tables in" in text(client.get(url))
+    page = text(client.get(url))
+    assert "1 of 2 tables in" in page
+    with app.app_context():
+        seated = store.get_table(one[0].table_id).players
+    # table 1's row: each seat with its points so far, in seat order
+    assert (f"#{one[0].seats[0]} {seated[0]} +4 , #{one[0].seats[1]} {seated[1]} −4 , "
+            f"#{one[0].seats[2]} {seated[2]} +4 , #{one[0].seats[3]} {seated[3]} −4 1 / 1 ✓") in page
     r = client.post(url + "/close", data={"round": "1"})  # table 2 isn't in
     assert r.status_code == 409 and "Not every table has its games in" in text(r)
     troccas_hand(app, one[1], 46)  # seats 1 and 3: 46 − 36 = +10 each; seats 2 and 4: −10

@@ -115,7 +115,8 @@ def board(cup) -> dict:
         _table, totals = scoreboard.totals(table)
         results.append((t.round, t.number, {by_name[n]: u for n, u in totals.units.items() if n in by_name}))
         if t.round == current:
-            rows.append(dict(number=t.number, seats=[(n, names.get(n, "?")) for n in t.seats], hands=counts[t.table_id],
+            rows.append(dict(number=t.number, seats=[(n, names.get(n, "?"), totals.units.get(names.get(n), 0))
+                                                     for n in t.seats], hands=counts[t.table_id],
                              done=counts[t.table_id] >= cup.games_per_round,
                              scorer=url_for("tables.show", table_id=keys[t.table_id][store.SCORER]),
                              watch=url_for("tables.show", table_id=keys[t.table_id][store.VIEWER])))
