@@ -208,3 +208,21 @@ def test_the_table_cards_give_each_table_its_players_by_seat_and_its_scorer_link
     with app.app_context():
         watch = "/k/" + store.share_links(cup.id, store.TOURNAMENT)[store.VIEWER]
     assert client.get(watch + "/cards").status_code == 403  # the cards hold the scorer links: the director's alone
+
+
+def test_a_players_page_says_their_table_and_seat_each_round_and_their_rank(app, client):
+    url = start(client)
+    cup = cup_of(app, url)
+    client.post(url + "/draw")
+    one = tables_of(app, cup, 1)[0]
+    troccas_hand(app, one, 40)  # seats 1 and 3 +4, seats 2 and 4 −4; table 2 nothing yet: 0 for its four
+    with app.app_context():
+        watch = "/k/" + store.share_links(cup.id, store.TOURNAMENT)[store.VIEWER]
+        names = {e.number: e.name for e in store.entrants(cup.id)}
+    second = one.seats[1]  # seat 2: −4, below the two at +4 and the four at 0: rank 7 (6 players above)
+    r = client.get(f"{watch}/p/{second}")
+    page = text(r)
+    assert r.status_code == 200 and "Rank 7 with −4 points" in page
+    others = ", ".join(f"#{n} {names[n]}" for n in one.seats if n != second)
+    assert f" 1 1 2 {others} −4 " in page  # round 1, table 1, seat 2, with the other three
+    assert client.get(f"{watch}/p/99").status_code == 404

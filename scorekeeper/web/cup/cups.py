@@ -233,3 +233,20 @@ def cards(tournament_id):
         shown.append(dict(number=t.number, seats=[(n, names.get(n, "?")) for n in t.seats], link=link, qr=qr(link)))
     return render_template("cup/cards.html", cup=cup, round_no=round_no, cards=shown,
                            day=format_date(cup.held_on, "long"), game=get_game(cup.game))
+
+
+@bp.get("/k/<tournament_id>/p/<int:number>")
+@viewer_ok
+def player(tournament_id, number):
+    """A player's page: their table and seat in each round drawn, with whom, their points there, their rank."""
+    cup = load_tournament(tournament_id)
+    shown = board(cup)
+    line = next((s for s in shown["standings"] if s.number == number), None)
+    if line is None:
+        return render_page(cup, status=404, said=_("No player of this cup has the number %(n)s.", n=number))
+    names = {p.number: p.name for p in shown["players"]}
+    points = {(s.round, s.table): s.points for s in line.rounds}
+    rounds = [dict(round=t.round, table=t.number, seat=t.seats.index(number) + 1,
+                   others=[(n, names.get(n, "?")) for n in t.seats if n != number], points=points.get((t.round, t.number)))
+              for t in store.cup_tables(cup.id) if number in t.seats]
+    return render_template("cup/player.html", cup=cup, line=line, rounds=rounds, day=shown["day"], game=shown["game"])
