@@ -155,3 +155,20 @@ def test_a_save_and_the_round_closing_at_once_agree(db_app):
     counts = store.hands_in([t.table_id for t in placed[:3]])
     for t, answer in zip(placed[:3], got):
         assert counts[t.table_id] == (0 if isinstance(answer, store.RoundClosed) else 1)
+
+
+def test_two_phones_dropping_and_adding_at_once_keep_every_number_once(db_app):
+    """The director on the laptop drops player 2 while a phone adds a walk-in and another drops player 3: each
+    change is made once, and the walk-in takes the next number."""
+    cup = new_cup(players=NAMES[:8])
+    jobs = [lambda: store.set_playing(cup.id, 2, False), lambda: store.add_entrant(cup.id, "Walk"),
+            lambda: store.set_playing(cup.id, 3, False)]
+    with ThreadPoolExecutor(len(jobs)) as pool:
+        def run(job):
+            with db_app.app_context():
+                return job()
+        got = list(pool.map(run, jobs))
+    assert got[1] == 9
+    assert [(e.number, e.active) for e in store.entrants(cup.id)] == [
+        (1, True), (2, False), (3, False), (4, True), (5, True), (6, True), (7, True), (8, True), (9, True)]
+    assert store.get_tournament(cup.id).version == 3  # three changes, each moved the cup on once
