@@ -11,6 +11,6 @@ from .hands import (add_hand, added_since, by_token, change_table, changed_by, c
 from .links import find_link, new_scorer_link, share_links, share_links_of  # noqa: F401
 from .money import (mark_paid, paid_for_table, paid_in_circle, pot_add, pot_entries_of, pot_undo,  # noqa: F401
                     unmark_paid)
-from .schema import (CREATOR, SCORER, VIEWER, Access, Added, AlreadyPaid, Change, Full, Hand, Moved,  # noqa: F401
-                     NotFound, Payment, PotEntry, PotShort, Stale, TableInfo, changes, hands, links, metadata,
-                     tables)
+from .schema import (CREATOR, SCORER, VIEWER, Access, Added, AlreadyPaid, Change, Full, Hand,  # noqa: F401
+                     InAnotherCircle, Moved, NotFound, Payment, PotEntry, PotShort, Stale, TableInfo, changes, hands,
+                     links, metadata, tables)
