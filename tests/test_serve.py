@@ -1,6 +1,7 @@
 """`python -m scorekeeper serve`: gunicorn or waitress, the same settings, and a sentence for what can't work."""
 from __future__ import annotations
 
+import http.client
 import os
 import re
 import signal
@@ -182,6 +183,53 @@ def test_twenty_slow_phones_do_not_keep_a_save_waiting(tmp_path):
             s.close()
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)
+
+
+def quiet_phones(port: int, n: int) -> list[http.client.HTTPConnection]:
+    """`n` phones that asked once and keep their connection open, quiet (HTTP/1.1 keep-alive), as a room's
+    phones do between two looks at the table."""
+    phones = []
+    for _ in range(n):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)  # a hang, not a time: 0.1 s when let in
+        conn.request("GET", "/healthz")
+        answer = conn.getresponse()
+        assert answer.status == 200 and answer.read() == b"ok\n" and not answer.will_close
+        phones.append(conn)
+    return phones
+
+
+def test_150_quiet_phones_lock_no_new_phone_out(tmp_path):
+    """A cup night: 150 phones that looked once keep their connections open. waitress's own default limit (100)
+    took no new connection then until quiet ones were closed (60 to 90 s later): the 101st phone, and every one
+    after it, waited (issue 37). serve's limit (CONNECTIONS, 1000) lets them all in, and a new phone's Save too."""
+    port = free_port()
+    proc = serve(tmp_path, env={"PORT": str(port), "WORKERS": "2"})
+    phones = []
+    try:
+        wait_for(f"http://127.0.0.1:{port}/healthz", proc)
+        phones = quiet_phones(port, 150)
+        phone = Phone(port)  # a new phone: opens a table and saves a hand, each request on a new connection
+        phone.request("GET", "/tables/new/troccas")
+        table = phone.request("POST", "/tables/new/troccas", TROCCAS)[0].getheader("Location")
+        saved, _ = phone.request("POST", table + "/hands", {"partner": "Cla", "side": "first", "points": "40",
+                                                              "token": "room-phone-1"})
+        assert saved.status == 303
+        for conn in phones[:3]:  # and the quiet ones are still there, answered on their own connection
+            conn.request("GET", "/healthz")
+            assert conn.getresponse().read() == b"ok\n"
+    finally:
+        for conn in phones:
+            conn.close()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+    assert "connection limit" not in (tmp_path / "serve.log").read_text()  # waitress's warning when it is reached
+
+
+def test_connections_is_a_setting_and_a_bad_one_is_a_sentence():
+    assert settings({}, [], "linux").connections == 1000
+    assert settings({"CONNECTIONS": "5000"}, [], "linux").connections == 5000
+    with pytest.raises(Refused, match="CONNECTIONS='many' is not a number from 10 to 100000."):
+        settings({"CONNECTIONS": "many"}, [], "linux")
 
 
 def test_gunicorn_believes_forwarded_headers_only_with_proxy_fix(tmp_path):
