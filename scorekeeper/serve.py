@@ -134,9 +134,8 @@ def _app(chosen: Settings):
 
 
 def _waitress(app, chosen: Settings) -> int:
+    import logging
     import signal
-
-    import waitress
 
     def stop(signum, frame):
         raise KeyboardInterrupt  # waitress finishes the requests under way, then serve returns: exit 0
@@ -145,14 +144,54 @@ def _waitress(app, chosen: Settings) -> int:
     # X-Forwarded-* headers are left to the app, which believes them only with PROXY_FIX (docs/deploy.md).
     body = (getattr(app, "config", {}).get("MAX_CONTENT_LENGTH") or 4 * 1024 * 1024) + 64 * 1024
     room_for(chosen.connections)
-    waitress.serve(AccessLog(app), host=chosen.host, port=chosen.port, threads=chosen.workers * THREADS,
-                   ident="scorekeeper", clear_untrusted_proxy_headers=False,
-                   max_request_body_size=body,  # the app refuses more anyway
-                   # waitress counts its own listening socket and wake-up pipe among its connections
-                   connection_limit=chosen.connections + 2,
-                   asyncore_use_poll=True,  # select() can't watch a descriptor numbered 1024 or more; poll() can
-                   channel_timeout=QUIET, cleanup_interval=QUIET // 4)
+    logging.basicConfig()  # as waitress.serve: its warnings on stderr
+    server = _app_answers_too_large(
+        AccessLog(app), host=chosen.host, port=chosen.port, threads=chosen.workers * THREADS, ident="scorekeeper",
+        clear_untrusted_proxy_headers=False,
+        max_request_body_size=body,  # the app refuses more anyway (and answers for waitress beyond it: below)
+        connection_limit=chosen.connections + 2,  # waitress counts its listening socket and wake-up pipe too
+        asyncore_use_poll=True,  # select() can't watch a descriptor numbered 1024 or more; poll() can
+        channel_timeout=QUIET, cleanup_interval=QUIET // 4)
+    server.run()
     return 0
+
+
+def _app_answers_too_large(app, **kw):
+    """waitress's server, whose refusal of a body over max_request_body_size is the app's own answer: waitress
+    refuses it before a thread sees it, with an English text/plain 413 of its own; here the app is asked instead,
+    without the body, and answers with its sentence, in the phone's language, as JSON under /api/ (web/site.py:
+    TOO_LARGE). The connection is closed after it, as waitress does: the rest of the body is never read."""
+    import io
+
+    from waitress import create_server
+    from waitress.channel import HTTPChannel
+    from waitress.task import ErrorTask, WSGITask
+    from waitress.utilities import RequestEntityTooLarge
+
+    from .web.site import TOO_LARGE
+
+    class TooLarge(WSGITask):
+        def get_environment(self):
+            environ = dict(super().get_environment())
+            environ.update({TOO_LARGE: True, "wsgi.input": io.BytesIO(), "CONTENT_LENGTH": "0"})
+            return environ
+
+        def execute(self):
+            self.set_close_on_finish()
+            super().execute()
+
+    class Channel(HTTPChannel):
+        @staticmethod
+        def error_task_class(channel, request):
+            if isinstance(request.error, RequestEntityTooLarge) and request.command:
+                return TooLarge(channel, request)
+            return ErrorTask(channel, request)
+
+    server = create_server(app, **kw)
+    for one in [server, *getattr(server, "map", {}).values()]:  # one listening socket, or several (MultiSocket)
+        if hasattr(one, "channel_class"):
+            one.channel_class = Channel
+    return server
 
 
 def room_for(connections: int) -> None:

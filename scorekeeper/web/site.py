@@ -29,6 +29,9 @@ REFERRER_POLICY = "same-origin"
 # Pages whose address is a table's or a circle's key: never stored by the browser or a shared cache (nor any
 # error page answering a guessed key).
 CAPABILITY_PATHS = ("/t/", "/v/", "/c/")
+# set by the server (scorekeeper/serve.py) on a request whose body it refused as too large before the app saw it:
+# the app answers it with its own 413, in the request's format and the phone's language
+TOO_LARGE = "scorekeeper.too_large"
 
 
 class Request(flask.Request):
@@ -153,6 +156,12 @@ def install(app: Flask) -> None:
         if response.mimetype == "text/html":
             response.headers.setdefault("X-Frame-Options", "DENY")  # frame-ancestors, for older browsers
         return response
+
+    def refused_by_the_server():
+        if request.environ.get(TOO_LARGE):
+            abort(413)
+    # first of all: before the CSRF check, which would read the (empty) form and call it an expired one
+    app.before_request_funcs.setdefault(None, []).insert(0, refused_by_the_server)
 
     @app.before_request
     def address_length():
