@@ -14,8 +14,10 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.utils import cached_property
 
 from .. import LANGUAGES
+from .bounds import nfc
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'self'; object-src 'none'")
@@ -35,7 +37,8 @@ TOO_LARGE = "scorekeeper.too_large"
 
 
 class Request(flask.Request):
-    """A request whose body may be 2 MB only when it is a file upload (a table's import).
+    """A request whose body may be 2 MB only when it is a file upload (a table's import), and whose form fields and
+    query come in Unicode's composed form (NFC: one spelling of "Zoé", however the phone's keyboard typed it).
 
     Every other form and every API request is a few hundred bytes; Werkzeug reads a URL-encoded body in
     one go (MAX_FORM_MEMORY_SIZE and MAX_FORM_PARTS apply to uploads only), and a 2 MB one of 200,000
@@ -53,6 +56,24 @@ class Request(flask.Request):
     @max_content_length.setter
     def max_content_length(self, value: int | None) -> None:
         flask.Request.max_content_length.fset(self, value)
+
+    # Every name comes in composed (bounds.nfc): a form's fields and the address's query, as Werkzeug parses them
+    def _load_form_data(self) -> None:
+        if "form" in self.__dict__:
+            return
+        super()._load_form_data()
+        self.__dict__["form"] = _composed(self.__dict__["form"])
+
+    @cached_property
+    def args(self):
+        return _composed(super().args)
+
+
+def _composed(values):
+    """A request's MultiDict with every value and key in Unicode's composed form (NFC), the same class."""
+    if all(k.isascii() and all(v.isascii() for v in vs) for k, vs in values.lists()):
+        return values  # the usual case: nothing to compose
+    return type(values)([(nfc(k), nfc(v)) for k, vs in values.lists() for v in vs])
 
 
 class SessionCookie(SecureCookieSessionInterface):
