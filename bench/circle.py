@@ -17,7 +17,6 @@ from datetime import datetime, timedelta, timezone
 import brotli
 
 from scorekeeper import create_app, store
-from scorekeeper.store import circles
 
 HAND = {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna"}
 SEATS = ("Anna", "Ben", "Cla", "Zoë")
@@ -27,14 +26,14 @@ def season(app, evenings: int, hands: int) -> str:
     """Store a circle of `evenings` Troccas evenings of `hands` hands each; return its scorer key."""
     start = datetime(2026, 1, 1, 20, tzinfo=timezone.utc)
     with app.app_context():
-        key = circles.create_circle(f"{evenings} evenings")
-        circle = circles.find_circle(key)
+        key = store.create_circle(f"{evenings} evenings")
+        circle = store.find_circle(key)
         for n in range(evenings):
             when = start + timedelta(days=7 * n)
             table = store.TableInfo("", "troccas", SEATS, {}, 5, "CHF", 0, hands, when)
             played = [store.Hand(0, i + 1, {**HAND, "points": 20 + (i * 7 + n) % 33}, 1, when, when, SEATS[i % 4],
                                  None) for i in range(hands)]
-            circles.join_circle(store.import_table(table, played).id, circle.id)
+            store.join_circle(store.import_table(table, played).id, circle.id)
     return key
 
 

@@ -17,7 +17,6 @@ import pathlib
 import pytest
 
 from scorekeeper import store
-from scorekeeper.store import circles
 from tests.at_once import two_phones
 from tests.opening import TROCCAS
 
@@ -31,7 +30,7 @@ def pot_holds(circle_id: str) -> int:
 
 
 def test_two_withdrawals_at_once_never_take_the_pot_below_empty(db_app):
-    circle_id = circles.find_circle(circles.create_circle("Krone")).id
+    circle_id = store.find_circle(store.create_circle("Krone")).id
     store.pot_add(circle_id, 200, "CHF", "a solo lost", "Anna", token="in")
     out = two_phones(db_app, lambda: store.pot_add(circle_id, -200, "CHF", "coffee", token="out-1"),
                      lambda: store.pot_add(circle_id, -200, "CHF", "beer", token="out-2"),
@@ -43,7 +42,7 @@ def test_two_withdrawals_at_once_never_take_the_pot_below_empty(db_app):
 
 
 def test_a_withdrawal_and_the_deposits_undo_at_once_never_take_the_pot_below_empty(db_app):
-    circle_id = circles.find_circle(circles.create_circle("Krone")).id
+    circle_id = store.find_circle(store.create_circle("Krone")).id
     store.pot_add(circle_id, 200, "CHF", "a solo lost", "Anna", token="in")
     deposit = store.pot_entries_of(circle_id)[0].id
     out = two_phones(db_app, lambda: store.pot_add(circle_id, -200, "CHF", "coffee", token="out"),
@@ -57,7 +56,7 @@ def test_a_withdrawal_and_the_deposits_undo_at_once_never_take_the_pot_below_emp
 # ---- lines marked paid ----
 
 def test_a_seasons_line_marked_paid_on_two_phones_at_once_is_marked_once(db_app):
-    circle_id = circles.find_circle(circles.create_circle("Krone")).id
+    circle_id = store.find_circle(store.create_circle("Krone")).id
     mark = [lambda n=n: store.mark_paid("Ben", "Anna", 35, "CHF", circle_id=circle_id, token=f"paid-{n}", seen=0)
             for n in (1, 2)]
     out = two_phones(db_app, *mark, hold=("INSERT INTO payments",))
@@ -77,7 +76,7 @@ def test_an_evenings_line_marked_paid_on_two_phones_at_once_is_marked_once(db_ap
 
 
 def test_a_mark_taken_back_on_two_phones_at_once_is_taken_back_once(db_app):
-    circle_id = circles.find_circle(circles.create_circle("Krone")).id
+    circle_id = store.find_circle(store.create_circle("Krone")).id
     store.mark_paid("Ben", "Anna", 35, "CHF", circle_id=circle_id)
     mark = store.paid_in_circle(circle_id)[0].id
     out = two_phones(db_app, lambda: store.unmark_paid(mark, circle_id=circle_id),
@@ -89,16 +88,16 @@ def test_a_mark_taken_back_on_two_phones_at_once_is_taken_back_once(db_app):
 # ---- a table joins a circle ----
 
 def test_two_circles_taking_one_table_at_once_leave_it_in_one(db_app):
-    thursday = circles.find_circle(circles.create_circle("Thursday")).id
-    friday = circles.find_circle(circles.create_circle("Friday")).id
+    thursday = store.find_circle(store.create_circle("Thursday")).id
+    friday = store.find_circle(store.create_circle("Friday")).id
     table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
-    out = two_phones(db_app, lambda: circles.join_circle(table.id, thursday),
-                     lambda: circles.join_circle(table.id, friday), hold=("UPDATE tables",))
+    out = two_phones(db_app, lambda: store.join_circle(table.id, thursday),
+                     lambda: store.join_circle(table.id, friday), hold=("UPDATE tables",))
     # a table belongs to one circle: the first one it joined; the other circle is told (before: the last one won,
     # and the first circle's evening left it without a word)
-    joined = circles.circle_of(table.id)
+    joined = store.circle_of(table.id)
     refused = [o for o in out if o is not None]
-    assert len(refused) == 1 and isinstance(refused[0], circles.InAnotherCircle)
+    assert len(refused) == 1 and isinstance(refused[0], store.InAnotherCircle)
     assert joined == (friday if out[0] is not None else thursday)
 
 
@@ -115,9 +114,9 @@ def circle_with_an_evening(client) -> tuple[str, str]:
 
 def names_everywhere(db_app, circle_url: str) -> set[str]:
     """Every name the circle's evenings hold: the tables' players, each hand's seated players and dealer."""
-    circle_id = circles.find_circle(circle_url.rsplit("/", 1)[1]).id
+    circle_id = store.find_circle(circle_url.rsplit("/", 1)[1]).id
     found = set()
-    for table in circles.circle_tables(circle_id):
+    for table in store.circle_tables(circle_id):
         found |= set(table.players)
         for h in store.list_hands(table.id):
             found |= set((h.setup or {}).get("players", [])) | {h.dealer}
@@ -127,7 +126,7 @@ def names_everywhere(db_app, circle_url: str) -> set[str]:
 def test_a_rename_works_on_both_databases(db_app):
     client = db_app.test_client()
     circle, _table = circle_with_an_evening(client)
-    store.pot_add(circles.find_circle(circle.rsplit("/", 1)[1]).id, 100, "CHF", "x", "Cla")
+    store.pot_add(store.find_circle(circle.rsplit("/", 1)[1]).id, 100, "CHF", "x", "Cla")
     r = client.post(circle + "/people", data={"person": "Cla", "name": "Claudia", "token": "rename-1"})
     assert r.status_code == 303  # issue 37: a 500 on PostgreSQL every time (NUL placeholders)
     assert names_everywhere(db_app, circle) == {"Anna", "Ben", "Claudia", "Zoë"}
@@ -248,10 +247,9 @@ AT_ONCE = {
     "unmark_paid": "test_a_mark_taken_back_on_two_phones_at_once_is_taken_back_once",
     "join_circle": "test_two_circles_taking_one_table_at_once_leave_it_in_one",
     "rename_everywhere": "test_two_phones_renaming_one_person_at_once_rename_her_once",
-    "new_circle_scorer_link": "test_share_links.py::test_two_phones_making_a_new_circle_scorer_link_at_once_leave_one_working",
-    "circle_links_of": "test_share_links.py::test_a_table_without_links_gets_one_pair_when_shared_and_a_warning",
     "share_links": "test_share_links.py::test_a_table_without_links_gets_one_pair_when_shared_and_a_warning",
     "share_links_of": "test_share_links.py::test_a_table_without_links_gets_one_pair_when_shared_and_a_warning",
+    # a table's and a circle's (test_share_links.py::test_two_phones_making_a_new_circle_scorer_link_at_once_...)
     "new_scorer_link": "test_at_once.py::test_two_phones_making_a_new_scorer_link_at_once_leave_one_working",
     "add_hand": "test_live.py::test_hands_saved_at_the_same_moment_all_land_in_one_order",
     "save_hand": "test_store.py::test_concurrent_saves_all_land_with_distinct_numbers",

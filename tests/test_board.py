@@ -295,5 +295,12 @@ def test_the_pages_swap_lists_are_the_declared_regions_and_each_region_is_on_the
     lists = dict(re.findall(r'<(?:form|div) id="(hand-form|live)"[^>]*?hx-select-oob="([^"]+)"', page, re.S))
     assert lists == {"hand-form": scoreboard.select_oob("save"), "live": scoreboard.select_oob("poll")}
     ids = set(re.findall(r'\sid="([^"]+)"', page))
-    for kind, regions in scoreboard.REGIONS.items():
-        assert set(regions) <= ids, (kind, set(regions) - ids)
+    for kind in ("poll", "save"):
+        assert set(scoreboard.REGIONS[kind]) <= ids, (kind, set(scoreboard.REGIONS[kind]) - ids)
+    # a circle's page is one more client: its poll's list is declared beside the table's, and its regions are there
+    circle = client.post("/circles/new", data={"name": "Krone"}).headers["Location"]
+    page = client.get(circle).get_data(as_text=True)
+    assert dict(re.findall(r'<div id="(live)"[^>]*?hx-select-oob="([^"]+)"', page, re.S)) == {
+        "live": scoreboard.select_oob("circle")}
+    assert set(scoreboard.REGIONS["circle"]) <= set(re.findall(r'\sid="([^"]+)"', page))
+    assert set(scoreboard.REGIONS) == {"poll", "save", "circle"}  # a new kind of answer: check its page here

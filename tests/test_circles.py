@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 
 from scorekeeper import store
 from scorekeeper.engine import season
-from scorekeeper.store import circles
 
 TROCCAS = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Zoë",
            "first_dealer": "0", "stake": "0.05", "currency": "CHF", "rule_all_tricks_take_scart": "y"}
@@ -24,7 +23,7 @@ TROCCAS = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players
 # ---- the season, pure ----
 
 def evening(n, units, money, game="troccas", currency="CHF", on=date(2026, 11, 5)):
-    return season.Evening(f"t{n}", game, on, currency, units, money)
+    return season.Played(f"t{n}", game, on, currency, units, money)
 
 
 def test_the_same_name_is_one_person_whatever_its_spaces_and_case():
@@ -171,6 +170,53 @@ def test_a_new_scorer_link_turns_the_old_one_off(client):
     assert client.get(new).status_code == 200
 
 
+def circle_routes(app) -> list:
+    """Every route of a circle's key (<circle_id>): (rule, methods, endpoint), as web/circle/circles.py declares them."""
+    return [(r.rule, sorted(r.methods - {"HEAD", "OPTIONS"}), r.endpoint) for r in app.url_map.iter_rules()
+            if "circle_id" in r.arguments]
+
+
+def test_every_circle_route_answers_a_watch_link_a_dead_link_and_no_link_the_one_way(app, client):
+    """Access is the table's (web/access.py): a watch link may only GET the views marked to show the circle; every
+    post, and any other view, is refused with the one viewer sentence (403); a turned-off scorer link gets the one
+    sentence of a replaced link (410), whatever it asks; a key that opens nothing is a 404."""
+    circle = new_circle(client)
+    scorer = circle.rsplit("/", 1)[1]
+    with app.app_context():
+        watch = store.share_links(store.find_circle(scorer).id, store.CIRCLE)[store.VIEWER]
+    dead = scorer
+    live = client.post(circle + "/share/scorer").headers["Location"].split("?")[0].rsplit("/share", 1)[0]
+    routes = circle_routes(app)
+    assert len(routes) >= 15 and {e for _r, _m, e in routes} >= {"circles.show", "circles.live", "circles.pot",
+                                                                  "circles.paid", "circles.rename_person"}
+    looks = {"circles.show", "circles.live", "circles.share", "circles.all_evenings", "circles.export_json",
+             "circles.export_csv"}  # what a watcher may open: each marked @viewer_ok, and GET alone
+    assert {e for _r, methods, e in routes if methods == ["GET"]} == looks
+    for rule, methods, endpoint in routes:
+        for method in methods:
+            ask = getattr(client, method.lower())
+            r = ask(rule.replace("<circle_id>", watch))
+            if method == "GET" and endpoint in looks:
+                assert r.status_code in (200, 304), (rule, r.status_code)
+            else:
+                assert r.status_code == 403 and "This is a viewer link" in r.get_data(as_text=True), (rule, method)
+                assert r.headers["X-Refused"]  # the phone's outbox shows the server's sentence
+            r = ask(rule.replace("<circle_id>", dead))
+            if endpoint == "circles.live":  # a poll stops (htmx's 286) with the same sentence in place of its line
+                assert r.status_code == 286 and "scorer link was replaced" in r.get_data(as_text=True), rule
+            else:
+                assert r.status_code == 410 and "scorer link was replaced" in r.get_data(as_text=True), (rule, method)
+            assert ask(rule.replace("<circle_id>", "no-such-key-at-all")).status_code == 404, (rule, method)
+    assert client.get(live).status_code == 200  # the new scorer link works
+
+
+def test_every_view_says_what_it_does(app):
+    """Every view has a one-line docstring (flaskr's blog.py does): a new engineer reads the map from them."""
+    missing = [name for name, view in app.view_functions.items()
+               if name != "static" and not (view.__doc__ or "").strip()]
+    assert not missing, missing
+
+
 @pytest.mark.parametrize("name, message", [("", "Give the circle a name"), ("x" * 81, "at most 80 letters")])
 def test_a_circle_needs_a_name_said_at_the_field_and_kept(client, name, message):
     r = client.post("/circles/new", data={"name": name})
@@ -191,8 +237,8 @@ def test_the_standings_of_this_year_leave_out_last_years_evening(app, client):
                                  created_at=datetime.now(timezone.utc) - timedelta(days=400))
         # the facts a Troccas hand is stored as: Anna & Cla 50 (docs/api.md)
         store.add_hand(old.id, {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna", "points": 50})
-        circle_id = circles.find_circle(circle.rsplit("/", 1)[1]).id
-        circles.join_circle(old.id, circle_id)
+        circle_id = store.find_circle(circle.rsplit("/", 1)[1]).id
+        store.join_circle(old.id, circle_id)
     everything = standings(client.get(circle + "?period=all").get_data(as_text=True))
     this = standings(client.get(circle + "?period=year").get_data(as_text=True))
     # all time: 2 evenings, Anna +4 and +14 (50 − 36) = +18; this year only the first: +4
@@ -202,18 +248,18 @@ def test_the_standings_of_this_year_leave_out_last_years_evening(app, client):
 
 def test_circles_are_stored_on_both_databases_and_a_table_keeps_its_hands(db_app):
     # db_app: a fresh database migrated to the newest revision, on SQLite and on PostgreSQL (0005 adds circles)
-    key = circles.create_circle("Club")
-    circle = circles.find_circle(key)
+    key = store.create_circle("Club")
+    circle = store.find_circle(key)
     assert (circle.name, circle.role, circle.active) == ("Club", store.SCORER, True)
     table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
     store.add_hand(table.id, {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna", "points": 40})
-    circles.join_circle(table.id, circle.id)
-    assert [t.id for t in circles.circle_tables(circle.id)] == [table.id]
-    assert circles.circle_of(table.id) == circle.id and len(store.list_hands(table.id)) == 1
-    viewer = circles.circle_links_of(circle.id)[store.VIEWER]
-    assert circles.find_circle(viewer).role == store.VIEWER
-    new = circles.new_circle_scorer_link(circle.id)
-    assert circles.find_circle(key).active is False and circles.find_circle(new).active is True
+    store.join_circle(table.id, circle.id)
+    assert [t.id for t in store.circle_tables(circle.id)] == [table.id]
+    assert store.circle_of(table.id) == circle.id and len(store.list_hands(table.id)) == 1
+    viewer = store.share_links(circle.id, store.CIRCLE)[store.VIEWER]
+    assert store.find_circle(viewer).role == store.VIEWER
+    new = store.new_scorer_link(circle.id, store.CIRCLE)
+    assert store.find_circle(key).active is False and store.find_circle(new).active is True
 
 
 # ---- one person under two names ----
@@ -318,19 +364,24 @@ def test_the_seasons_chart_draws_each_persons_money_evening_by_evening(app):
 
 
 def test_a_watching_phone_polls_the_circle_and_gets_the_board_only_when_it_changed(client):
+    """The circle's poll speaks the table's protocol (web/scoreboard.py): If-None-Match the tag its page shows, a
+    304 while nothing changed, else the board with a new ETag, which the next poll sends."""
     circle = new_circle(client)
     url = open_evening(client, circle)
     page = client.get(circle).get_data(as_text=True)
-    poll = html.unescape(re.search(r'<div id="circle-live" hx-get="([^"]+)"', page).group(1))
-    assert client.get(poll).status_code == 204  # nothing changed: no body at all
+    live = re.search(r'<div id="live" class="live" hx-get="([^"]+)"[^>]*data-etag=\'([^\']+)\'', page)
+    poll, tag = html.unescape(live.group(1)), live.group(2)
+    r = client.get(poll, headers={"If-None-Match": tag})
+    assert r.status_code == 304 and r.get_data() == b""  # nothing changed: no body at all
     hand(client, url, 40, "live1")  # Anna +4 units, +20 Rappen (40 − 36, docs/rules.md §1)
-    r = client.get(poll)
+    r = client.get(poll, headers={"If-None-Match": tag})
     body = r.get_data(as_text=True)
-    assert r.status_code == 200 and 'id="circle-board" hx-swap-oob="true"' in body
+    assert r.status_code == 200 and '<div id="circle-board">' in body and r.headers["Cache-Control"] == "no-store"
     assert standings(body)["Anna"] == ["1", "+4", "+CHF\xa00.20"]
     assert '<input name="amount"' not in body and '<input name="name"' not in body  # no typed input swapped away
-    newer = html.unescape(re.search(r'<div id="circle-live" hx-get="([^"]+)"', body).group(1))
-    assert newer != poll and client.get(newer).status_code == 204
+    newer = r.headers["ETag"]
+    assert newer != tag and re.search(r'<div id="live"[^>]*data-etag=\'%s\'' % re.escape(newer), body)
+    assert client.get(poll, headers={"If-None-Match": newer}).status_code == 304
 
 
 def test_the_circle_lists_its_newest_evenings_and_all_of_them_a_tap_away(app, client):
@@ -433,7 +484,7 @@ def test_across_the_evenings_in_numbers():
     pairs = []
     for n, facts in enumerate(nights):
         e = ev.build(Setup("troccas", seats, 5, "CHF", 0), [Played(i + 1, f) for i, f in enumerate(facts)])
-        pairs.append((season.Evening(f"t{n}", "troccas", date(2026, 1, 1 + n), "CHF", e.units, e.money), ev.numbers(e)))
+        pairs.append(season.Played.of(f"t{n}", date(2026, 1, 1 + n), ev.totals(e)))
     anna = next(p for p in season.numbers(pairs, "CHF") if p.name == "Anna")
     # Anna's evenings: (40 − 36) + (30 − 36) = −2 units, −10 Rappen; then +9 (45 − 36), +45; then 20 − 36 = −16, −80
     assert (anna.evenings, anna.evenings_won, anna.longest_run) == (3, 1, 1)

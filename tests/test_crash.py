@@ -11,7 +11,6 @@ import urllib.parse
 
 from bench import server
 from scorekeeper import create_app, store
-from scorekeeper.store import circles
 
 
 def test_kill_9_while_saving_loses_no_confirmed_hand(tmp_path):
@@ -20,8 +19,8 @@ def test_kill_9_while_saving_loses_no_confirmed_hand(tmp_path):
     app = create_app({"SECRET_KEY": "crash-secret", "DATABASE_URL": url})
     with app.app_context():
         table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
-        circle_key = circles.create_circle("Krone")  # each save moves the circle's standings too
-        circles.join_circle(table.id, circles.find_circle(circle_key).id)
+        circle_key = store.create_circle("Krone")  # each save moves the circle's standings too
+        store.join_circle(table.id, store.find_circle(circle_key).id)
     port = server.free_port()
     proc = server.start(tmp_path, url, "crash-secret", port)
     try:

@@ -535,5 +535,5 @@ def test_impossible_thresholds_are_refused_at_their_field_when_a_table_opens_or_
     exported["rules"]["poignee_thresholds_5p"] = [99, 99, 99]  # an import is checked as the forms are
     r = client.post("/tables/import", data={"file": (io.BytesIO(json.dumps(exported).encode()), "t.json")},
                     content_type="multipart/form-data")
-    assert r.status_code == 200  # the import page again, with the sentence; no table
+    assert r.status_code == 400  # the import page again, with the sentence; no table
     assert f"The house rule “Poignée at 5 players” in the file: {THRESHOLDS_SAID}" in html.unescape(r.get_data(as_text=True))

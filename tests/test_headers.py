@@ -285,7 +285,7 @@ def test_csv_cells_starting_with_a_tab_or_carriage_return_are_defused(csrf_app):
     r = client.post("/tables/import", data={"csrf_token": token,
                                             "file": (io.BytesIO(json.dumps(exported).encode()), "t.json")},
                     content_type="multipart/form-data")
-    assert r.status_code == 200 and "invisible or control characters" in r.get_data(as_text=True)
+    assert r.status_code == 400 and "invisible or control characters" in r.get_data(as_text=True)
     from scorekeeper import store
     with csrf_app.app_context():
         table = store.create_table("troccas", exported["players"], {}, 5, "CHF", 0)

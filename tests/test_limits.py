@@ -67,7 +67,7 @@ def test_opening_tables_is_limited_with_the_error_page_but_the_form_still_shows(
 
 def test_imports_are_limited(tmp_path):
     client = limited_app(tmp_path).test_client()
-    assert client.post("/tables/import", data={}).status_code == 200  # "choose a file": counted all the same
+    assert client.post("/tables/import", data={}).status_code == 400  # "choose a file": counted all the same
     r = client.post("/tables/import", data={}, headers={"Accept-Language": "de"})
     assert r.status_code == 429
     assert "höchstens 1 pro Minute" in html.unescape(r.get_data(as_text=True))
@@ -162,7 +162,7 @@ def test_an_import_of_more_hands_than_max_hands_is_refused(tmp_path):
     exported["hands"].append({**exported["hands"][-1], "number": 3})
     r = client.post("/tables/import", content_type="multipart/form-data", headers={"Accept-Language": "de"},
                     data={"file": (__import__("io").BytesIO(json.dumps(exported).encode()), "t.json")})
-    assert r.status_code == 200
+    assert r.status_code == 400
     assert "Diese Datei hat 3 Runden; ein Tisch fasst höchstens 2." in r.get_data(as_text=True)
 
 
@@ -220,7 +220,7 @@ def test_a_form_or_api_body_over_256_kb_is_refused_but_an_import_may_be_2_mb(cli
     assert client.post("/count/troccas", data={"card": ["SW-K"] * 78}).status_code == 200
     r = client.post("/tables/import", content_type="multipart/form-data",
                     data={"file": (__import__("io").BytesIO(b" " * 1_500_000), "t.json")})
-    assert r.status_code == 200 and "This file is not JSON." in r.get_data(as_text=True)  # read, then refused
+    assert r.status_code == 400 and "This file is not JSON." in r.get_data(as_text=True)  # read, then refused
 
 
 # ---- a double-tapped Undo ----

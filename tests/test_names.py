@@ -10,7 +10,6 @@ import unicodedata
 import pytest
 
 from scorekeeper import store
-from scorekeeper.store import circles
 from tests.opening import TROCCAS, open_table
 
 COMPOSED, DECOMPOSED = "Zo\u00e9", "Zoe\u0301"  # both look like "Zoé"
@@ -69,7 +68,7 @@ def test_the_circle_page_renames_a_person_sent_decomposed(client):
     client.post(f"/tables/new/troccas?circle={key}", data={**TROCCAS, "players-3": COMPOSED})
     r = client.post(circle + "/people", data={"person": DECOMPOSED, "name": "Zoe"})
     assert r.status_code == 303  # before: "Choose one of the circle's people."
-    tables = circles.circle_tables(circles.find_circle(key).id)
+    tables = store.circle_tables(store.find_circle(key).id)
     assert tables[0].players[3] == "Zoe"
 
 

@@ -60,8 +60,8 @@ def test_a_watch_link_sees_the_marks_and_cannot_mark(client):
 
 def test_a_circle_settles_only_what_is_still_owed():
     """Pure: two evenings, one line of the first paid; the season's settling up is the rest."""
-    first = season.Evening("t1", "troccas", None, "CHF", {}, {"Anna": 20, "Ben": -20})
-    second = season.Evening("t2", "troccas", None, "CHF", {}, {"Anna": -50, "ben": 50})
+    first = season.Played("t1", "troccas", None, "CHF", {}, {"Anna": 20, "Ben": -20})
+    second = season.Played("t2", "troccas", None, "CHF", {}, {"Anna": -50, "ben": 50})
     # Ben paid Anna 20 on the night of the first: what is left is the second's 50, Anna to Ben
     owed = season.unpaid([first, second], [("Ben", "Anna", 20)], "CHF")
     assert owed == {"Anna": -50, "ben": 50} and sum(owed.values()) == 0

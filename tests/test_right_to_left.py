@@ -14,7 +14,6 @@ import pytest
 from flask import template_rendered
 
 from scorekeeper import store
-from scorekeeper.store import circles
 from tests.opening import TROCCAS
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -115,7 +114,7 @@ def evening(app, client):
     client.post(circle + "/pot", data={"amount": "1", "direction": "in", "currency": "CHF", "who": NOA,
                                        "note": "a solo lost"})
     with app.app_context():
-        circle_id = circles.find_circle(key).id
+        circle_id = store.find_circle(key).id
         store.mark_paid(NOA, "Anna", 5, "CHF", circle_id=circle_id)
         viewer = store.share_links(store.find_link(table.rsplit("/", 1)[1]).table_id)[store.VIEWER]
     return {"table": table, "viewer": f"/v/{viewer}", "circle": circle}

@@ -13,7 +13,6 @@ import sqlalchemy as sa
 from sqlalchemy import event, select
 
 from scorekeeper import create_app, store
-from scorekeeper.store import circles
 from scorekeeper.store.db import MIGRATIONS, is_key, make_engine, now
 from scorekeeper.store.schema import circle_links
 from tests.opening import TROCCAS, open_table
@@ -107,7 +106,7 @@ def test_an_evening_a_circle_starts_is_in_the_circle_with_both_links(app, client
     evening = key_of(open_evening(client, circle))
     assert links_of(app, evening) == BOTH
     with app.app_context():
-        assert circles.circle_of(evening) == circles.find_circle(key_of(circle)).id
+        assert store.circle_of(evening) == store.find_circle(key_of(circle)).id
 
 
 def test_a_circle_and_its_imported_evenings_have_all_their_links(app, client):
@@ -118,8 +117,8 @@ def test_a_circle_and_its_imported_evenings_have_all_their_links(app, client):
                     content_type="multipart/form-data")
     assert r.status_code == 303
     with app.app_context():
-        imported = circles.find_circle(key_of(r.headers["Location"]))
-        evenings = [t.id for t in circles.circle_tables(imported.id)]
+        imported = store.find_circle(key_of(r.headers["Location"]))
+        evenings = [t.id for t in store.circle_tables(imported.id)]
         assert len(evenings) == 2  # the two evenings opened above
         assert [links_of(app, t) for t in evenings] == [BOTH, BOTH]
         with app.extensions["store"].connect() as conn:  # the circle's own two, made with it (create_circle)
@@ -150,7 +149,7 @@ def test_the_first_look_at_a_circles_pages_writes_nothing(app, client):
     for _ in range(2):
         open_evening(client, circle)
     with app.app_context():
-        circle_id = circles.find_circle(key_of(circle)).id
+        circle_id = store.find_circle(key_of(circle)).id
     watch = keys_in_database(app, circle_links, "circle_id", circle_id)[store.VIEWER]
     seen = statements(app)
     for path in (circle, circle + "/share", circle + "/evenings", f"/c/{watch}", f"/c/{watch}/evenings"):
@@ -162,8 +161,8 @@ def test_the_first_look_at_a_circles_pages_writes_nothing(app, client):
 
 
 def test_two_phones_making_a_new_circle_scorer_link_at_once_leave_one_working(db_app):
-    key = circles.create_circle("Thursday")
-    circle_id = circles.find_circle(key).id
+    key = store.create_circle("Thursday")
+    circle_id = store.find_circle(key).id
     # The first phone's new link waits, uncommitted, until the second has turned links off too, or could not (it
     # waits for the circle's lock): without the lock, the second's turning off misses the first's new link, which
     # stays working beside its own (PostgreSQL; SQLite takes one write at a time anyway).
@@ -178,7 +177,7 @@ def test_two_phones_making_a_new_circle_scorer_link_at_once_leave_one_working(db
     engine = db_app.extensions["store"]
     event.listen(engine, "before_cursor_execute", meet)
     try:
-        made = in_threads(db_app, 2, lambda: circles.new_circle_scorer_link(circle_id))
+        made = in_threads(db_app, 2, lambda: store.new_scorer_link(circle_id, store.CIRCLE))
     finally:
         event.remove(engine, "before_cursor_execute", meet)
     working = keys_in_database(db_app, circle_links, "circle_id", circle_id)
@@ -261,7 +260,7 @@ def test_the_migration_makes_the_links_tables_and_circles_from_before_lacked(req
             # keys as _new_link makes them: secrets.token_urlsafe(16) is 16 random bytes, 22 URL-safe characters
             assert all(is_key(k) and len(k) == 22 for k in made) and len(set(made)) == 3
             assert store.find_link(made[0]) == store.Access("never-shared", store.VIEWER, True)
-            circle = circles.circle_links_of("old-circle")
+            circle = store.share_links("old-circle", store.CIRCLE)
             assert circle[store.SCORER] == "circle-scorer" and is_key(circle[store.VIEWER])
         client = app.test_client()
         seen = statements(app)
@@ -275,7 +274,7 @@ def test_the_migration_makes_the_links_tables_and_circles_from_before_lacked(req
 def test_a_circle_without_its_viewer_link_gets_one_when_shared_and_a_warning(app, client, caplog):
     circle = new_circle(client)
     with app.app_context():
-        circle_id = circles.find_circle(key_of(circle)).id
+        circle_id = store.find_circle(key_of(circle)).id
     with app.extensions["store"].begin() as conn:
         conn.execute(sa.delete(circle_links).where(circle_links.c.circle_id == circle_id,
                                                    circle_links.c.role == store.VIEWER))

@@ -199,7 +199,7 @@ def upload(client, data):
 def refusal(r) -> str:
     """The sentence an import page refuses a file with (the upload form is there again)."""
     page = r.get_data(as_text=True)
-    assert r.status_code == 200 and "Location" not in r.headers  # no table made
+    assert r.status_code == 400 and "Location" not in r.headers  # no table made
     assert 'type="file" name="file"' in page  # the form, to choose the file again
     return html.unescape(re.search(r'<p class="engine-error" role="alert">(.*?)</p>', page).group(1))
 
@@ -289,7 +289,7 @@ def test_the_csv_opens_in_each_locales_spreadsheet(client, lang, delimiter, deci
 def test_a_bad_import_is_refused_with_a_sentence(client, body, message):
     r = client.post("/tables/import", data={"file": (__import__("io").BytesIO(body), "t.json")},
                     content_type="multipart/form-data")
-    assert r.status_code == 200 and message in r.get_data(as_text=True)
+    assert r.status_code == 400 and message in r.get_data(as_text=True)
 
 
 def test_settle_up_rounds_to_five_rappen_and_shows_it(client):
@@ -418,7 +418,7 @@ def test_importing_damaged_exports_never_fails_with_a_500(client):
         body = json.dumps(data).encode()
         r = client.post("/tables/import", data={"file": (__import__("io").BytesIO(body), "t.json")},
                         content_type="multipart/form-data")
-        assert r.status_code in (200, 303)
+        assert r.status_code in (400, 303)
     damaged()
 
 

@@ -373,3 +373,22 @@ def numbers(e: Evening) -> Numbers:
     out.players = list(players.values())
     out.contracts = [(k, t, m) for k, (t, m) in contracts.items()]
     return out
+
+
+@dataclass(frozen=True)
+class Totals:
+    """An evening as a season counts it (engine/season.py): its game and currency, hands, each player's units and
+    money, and its numbers."""
+
+    game: str
+    currency: str
+    hands: int
+    units: dict
+    money: dict
+    numbers: Numbers
+
+
+def totals(e: Evening) -> Totals:
+    """Return the evening's totals, worked out once per evening (a kept evening serves every circle page)."""
+    return e.once("totals", lambda e: Totals(e.setup.game, e.setup.currency, len(e.rows), dict(e.units),
+                                             dict(e.money), numbers(e)))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 
+from .evening import Totals
 from .settle import Settlement, settle
 
 
@@ -25,8 +26,9 @@ def person(name: str) -> str:
 
 
 @dataclass(frozen=True)
-class Evening:
-    """One table of the circle, as the season counts it."""
+class Played:
+    """One evening (a table) of the circle, as the season counts it: its totals (engine.evening.totals) with the
+    table's id, game, day and currency."""
 
     table_id: str
     game: str
@@ -34,6 +36,13 @@ class Evening:
     currency: str
     units: dict  # {player name: units}
     money: dict  # {player name: money in minor units}
+    hands: int = 0
+    numbers: object = None  # engine.evening.Numbers: who took on and won which hands
+
+    @classmethod
+    def of(cls, table_id: str, played_on: date, totals: Totals) -> Played:
+        return cls(table_id, totals.game, played_on, totals.currency, totals.units, totals.money, totals.hands,
+                   totals.numbers)
 
 
 @dataclass
@@ -47,7 +56,7 @@ class Standing:
     money: dict = field(default_factory=lambda: defaultdict(int))
 
 
-def in_period(evenings: list[Evening], period: str, today: date) -> list[Evening]:
+def in_period(evenings: list[Played], period: str, today: date) -> list[Played]:
     """Keep the evenings of a period: "month" (this calendar month), "year" (this calendar year), else all."""
     if period == "month":
         return [e for e in evenings if (e.played_on.year, e.played_on.month) == (today.year, today.month)]
@@ -56,7 +65,7 @@ def in_period(evenings: list[Evening], period: str, today: date) -> list[Evening
     return list(evenings)
 
 
-def standings(evenings: list[Evening]) -> list[Standing]:
+def standings(evenings: list[Played]) -> list[Standing]:
     """Return each person's standing, the best first: by money in the circle's most used currency, then units."""
     people: dict[str, Standing] = {}
     for e in sorted(evenings, key=lambda e: (e.played_on, e.table_id)):
@@ -70,7 +79,7 @@ def standings(evenings: list[Evening]) -> list[Standing]:
     return sorted(people.values(), key=lambda s: (-s.money.get(main, 0), -sum(s.units.values()), s.name.casefold()))
 
 
-def main_currency(evenings: list[Evening]) -> str | None:
+def main_currency(evenings: list[Played]) -> str | None:
     """Return the currency most of the evenings were played in (the first seen of equals), or None."""
     counts: dict[str, int] = {}
     for e in evenings:
@@ -78,14 +87,14 @@ def main_currency(evenings: list[Evening]) -> str | None:
     return max(counts, key=counts.get) if counts else None
 
 
-def balances(evenings: list[Evening], currency: str) -> dict[str, int]:
+def balances(evenings: list[Played], currency: str) -> dict[str, int]:
     """Return each person's money over the evenings played in `currency` (minor units; they sum to zero when
     every evening's money does): where money_steps ends."""
     _people, steps = money_steps(evenings, currency)
     return steps[-1] if steps else {}
 
 
-def settlement(evenings: list[Evening], paid, currency: str) -> Settlement:
+def settlement(evenings: list[Played], paid, currency: str) -> Settlement:
     """Who pays whom to settle what is still owed in `currency` over the evenings, less the lines marked paid
     ((payer, payee, amount) in that currency): the fewest payments, rounded to its coin."""
     return settle(unpaid(evenings, paid, currency), currency)
@@ -144,7 +153,7 @@ def renaming(evenings: list[Seating], old: str, new: str) -> list[Renaming]:
     return out
 
 
-def unpaid(evenings: list[Evening], paid, currency: str) -> dict[str, int]:
+def unpaid(evenings: list[Played], paid, currency: str) -> dict[str, int]:
     """Each person's balance over the evenings in `currency` less the lines marked paid ((payer, payee, amount) in
     that currency, names as written at the evening): what is still owed, in minor units, summing to zero."""
     owed_by_name = balances(evenings, currency)
@@ -157,12 +166,12 @@ def unpaid(evenings: list[Evening], paid, currency: str) -> dict[str, int]:
     return {names[k]: v for k, v in owed.items()}
 
 
-def between(evenings: list[Evening], start: date | None, end: date | None) -> list[Evening]:
+def between(evenings: list[Played], start: date | None, end: date | None) -> list[Played]:
     """Keep the evenings played from `start` to `end`, both included (None: no bound)."""
     return [e for e in evenings if (start is None or e.played_on >= start) and (end is None or e.played_on <= end)]
 
 
-def money_steps(evenings: list[Evening], currency: str) -> tuple[list[str], list[dict]]:
+def money_steps(evenings: list[Played], currency: str) -> tuple[list[str], list[dict]]:
     """Each person's money over the evenings played in `currency`, evening by evening: (the people in the order
     they came, as last written; after each evening, {name: money so far}) for the season's chart."""
     names: dict[str, str] = {}
@@ -213,14 +222,14 @@ class PersonNumbers:
         return self.names[key], self.together[key]
 
 
-def numbers(evenings: list[tuple[Evening, object]], currency: str | None) -> list[PersonNumbers]:
+def numbers(evenings: list[Played], currency: str | None) -> list[PersonNumbers]:
     """Add up each evening's numbers (engine.evening.numbers) per person, in date order, with their money in
     `currency`: evenings won and the longest run of them, the best and worst evening, the average; hands taken on
     and won, per contract; the partner won with most. The most evenings first."""
     people: dict[str, PersonNumbers] = {}
     runs: dict[str, int] = {}
-    for e, n in sorted(evenings, key=lambda pair: (pair[0].played_on, pair[0].table_id)):
-        for p in n.players:
+    for e in sorted(evenings, key=lambda e: (e.played_on, e.table_id)):
+        for p in e.numbers.players:
             if not p.hands:
                 continue
             me = people.setdefault(person(p.name), PersonNumbers(p.name))
@@ -248,15 +257,15 @@ def numbers(evenings: list[tuple[Evening, object]], currency: str | None) -> lis
     return sorted(people.values(), key=lambda n: (-n.evenings, n.name.casefold()))
 
 
-def pot_by_rule(evenings: list[tuple[Evening, object]], per_lost_hand: int) -> dict[str, dict[str, tuple[int, int]]]:
+def pot_by_rule(evenings: list[Played], per_lost_hand: int) -> dict[str, dict[str, tuple[int, int]]]:
     """What the pot's rule brings: each hand lost by whoever took it on pays `per_lost_hand` (minor units, in its
     evening's currency). Return {currency: {name: (hands lost, amount)}}, the names as last written."""
     out: dict[str, dict[str, list]] = {}
     names: dict[str, str] = {}
     if per_lost_hand <= 0:
         return {}
-    for e, n in sorted(evenings, key=lambda pair: (pair[0].played_on, pair[0].table_id)):
-        for p in n.players:
+    for e in sorted(evenings, key=lambda e: (e.played_on, e.table_id)):
+        for p in e.numbers.players:
             lost = p.declared - p.won
             if lost > 0:
                 names[person(p.name)] = p.name
@@ -264,3 +273,88 @@ def pot_by_rule(evenings: list[tuple[Evening, object]], per_lost_hand: int) -> d
                 here[0] += lost
                 here[1] += lost * per_lost_hand
     return {c: {names[k]: (v[0], v[1]) for k, v in people.items()} for c, people in out.items()}
+
+
+# ---- the season's page: what a circle's page shows, from its evenings, paid lines and pot ----
+
+PERIODS = ("month", "year", "all", "dates")
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which evenings the standings count: a period ("month", "year", "all", or "dates" from `start` to `end`,
+    both included, None: no bound), and one game or all (None)."""
+
+    period: str = "all"
+    game: str | None = None
+    start: date | None = None
+    end: date | None = None
+
+
+@dataclass(frozen=True)
+class Pot:
+    """The circle's pot: its entries (newest first), what its rule brought from the hands ({currency: {name:
+    (hands lost, amount)}}), the rule (minor units a lost hand pays in; 0: none), what it holds per currency."""
+
+    entries: list
+    by_rule: dict
+    rule: int
+    holds: dict
+
+
+@dataclass(frozen=True)
+class SeasonPage:
+    """What a circle's page shows. `games`: the games of every evening, sorted; `counted`: the evenings the
+    filters keep; `main`: their most used currency (None: the money is hidden); `people`/`steps`: the season's
+    money chart; `owed`: [(currency, Settlement)] of what is still owed over every evening, less the paid lines;
+    `people`: every name of every evening, A–Z; `pot`: None when the money is hidden."""
+
+    games: list
+    counted: list
+    main: str | None
+    standings: list
+    chart_people: list
+    chart_steps: list
+    across: list
+    owed: list
+    people: list
+    pot: Pot | None
+
+
+def pot(evenings: list[Played], entries: list, rule: int) -> Pot:
+    """The pot from its entries (anything with `amount` and `currency`, oldest first) and its rule."""
+    by_rule = pot_by_rule(evenings, rule)
+    holds: dict[str, int] = {c: sum(amount for _lost, amount in people.values()) for c, people in by_rule.items()}
+    for entry in entries:
+        holds[entry.currency] = holds.get(entry.currency, 0) + entry.amount
+    return Pot(list(entries)[::-1], by_rule, rule, holds)
+
+
+def owed(evenings: list[Played], paid: list) -> list[tuple[str, Settlement]]:
+    """What is still owed in each currency of the evenings (the most used first), less the paid lines (anything
+    with payer, payee, amount and currency)."""
+    main = main_currency(evenings)
+    return [(c, settlement(evenings, [(p.payer, p.payee, p.amount) for p in paid if p.currency == c], c))
+            for c in sorted({e.currency for e in evenings}, key=lambda c: (c != main, c))]
+
+
+def page(evenings: list[Played], filters: Filters, today: date, *, paid=(), pot_entries=(), pot_rule: int = 0,
+         money: bool = True, ranking: bool = True) -> SeasonPage:
+    """Work out a circle's page: the standings of the evenings the filters keep (by name alone if `ranking` is
+    hidden), their numbers and money chart; what is owed over every evening; the pot (`money`: False hides both)."""
+    counted = [e for e in evenings if filters.game is None or e.game == filters.game]
+    if filters.period == "dates":
+        counted = between(counted, filters.start, filters.end)
+    else:
+        counted = in_period(counted, filters.period, today)
+    main = main_currency(counted) if money else None
+    chart_people, steps = money_steps(counted, main) if main else ([], [])
+    standing = standings(counted)
+    if not ranking:
+        standing.sort(key=lambda s: s.name.casefold())
+    return SeasonPage(
+        games=sorted({e.game for e in evenings}), counted=counted, main=main, standings=standing,
+        chart_people=chart_people, chart_steps=steps, across=numbers(counted, main),
+        owed=owed(evenings, list(paid)) if money else [],
+        people=sorted({n for e in evenings for n in e.units}, key=str.casefold),
+        pot=pot(evenings, list(pot_entries), pot_rule) if money else None)

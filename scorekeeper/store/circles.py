@@ -5,17 +5,15 @@ never lost with a phone's browser storage. A new scorer link turns the old one o
 """
 from __future__ import annotations
 
-import logging
 import secrets
 
 from sqlalchemy import Integer, cast, func, insert, select, update
 
-from .db import engine, is_key, now, reading, writing
+from .db import engine, now, writing
+from .hands import insert_table
+from .links import CIRCLE, add_links
 from .locks import lock_circle, lock_table
-from .schema import (SCORER, VIEWER, Circle, InAnotherCircle, NotFound, circle_links, circles, payments, pot_entries,
-                     table_info, tables)
-
-log = logging.getLogger(__name__)
+from .schema import SCORER, InAnotherCircle, circles, payments, pot_entries, table_info, tables
 
 
 def create_circle(name: str) -> str:
@@ -23,60 +21,7 @@ def create_circle(name: str) -> str:
     circle_id = secrets.token_urlsafe(16)
     with writing() as conn:
         conn.execute(insert(circles).values(id=circle_id, name=name, created_at=now()))
-        return _add_links(conn, circle_id)[SCORER]
-
-
-def find_circle(key: str) -> Circle | None:
-    """Return the circle a link opens, with the link's role and whether it still works, or None."""
-    if not is_key(key):
-        return None
-    with engine().connect() as conn:
-        row = conn.execute(select(circles, circle_links.c.role, circle_links.c.active)
-                           .join_from(circle_links, circles, circle_links.c.circle_id == circles.c.id)
-                           .where(circle_links.c.key == key)).first()
-    return None if row is None else Circle(row.id, row.name, row.created_at, row.role, row.active, row.watch_money,
-                                           row.watch_ranking, row.pot_per_lost_hand)
-
-
-def circle_links_of(circle_id: str) -> dict[str, str]:
-    """Return the circle's working viewer and scorer keys: a read (a circle is made with both, and migration 0009
-    made the viewer's for the circles from before, which made it on first share).
-
-    The one fallback, for a circle without them (a row written outside the app): the missing ones are made
-    here, in a write of their own, and a warning is logged, as store.links.share_links does for a table."""
-    with reading() as conn:  # one statement
-        found = _active_links(conn, circle_id)
-    if len(found) == 2:
-        return found
-    log.warning("circle %s had no %s link: made now", circle_id,
-                " or ".join(r for r in (VIEWER, SCORER) if r not in found))
-    with writing() as conn:  # under the circle's lock: two phones at once make one pair, the second finds it
-        _lock(conn, circle_id)
-        found = _active_links(conn, circle_id)
-        for role in (VIEWER, SCORER):
-            if role not in found:
-                found[role] = _new_link(conn, circle_id, role)
-        return found
-
-
-def _lock(conn, circle_id: str) -> None:
-    if conn.execute(select(circles.c.id).where(circles.c.id == circle_id).with_for_update()).first() is None:
-        raise NotFound(circle_id)
-
-
-def _active_links(conn, circle_id: str) -> dict[str, str]:
-    return {r.role: r.key for r in conn.execute(
-        select(circle_links.c.role, circle_links.c.key)
-        .where(circle_links.c.circle_id == circle_id, circle_links.c.active.is_(True)))}
-
-
-def new_circle_scorer_link(circle_id: str) -> str:
-    """Turn the circle's scorer link off and return a new one."""
-    with writing() as conn:
-        _lock(conn, circle_id)  # two phones at once: the second turns off the first's new link, one stays working
-        conn.execute(update(circle_links).where(circle_links.c.circle_id == circle_id,
-                                                circle_links.c.role == SCORER).values(active=False))
-        return _new_link(conn, circle_id, SCORER)
+        return add_links(conn, circle_id, CIRCLE)[SCORER]
 
 
 def set_watch(circle_id: str, money: bool, ranking: bool) -> None:
@@ -122,17 +67,6 @@ def circle_of(table_id: str) -> str | None:
         return conn.execute(select(tables.c.circle_id).where(tables.c.id == table_id)).scalar()
 
 
-def _add_links(conn, circle_id: str) -> dict[str, str]:
-    """Make a new circle's viewer and scorer links in the caller's transaction (the one that inserts the circle)."""
-    return {role: _new_link(conn, circle_id, role) for role in (VIEWER, SCORER)}
-
-
-def _new_link(conn, circle_id: str, role: str) -> str:
-    key = secrets.token_urlsafe(16)  # migrations/versions/0009 makes keys the same way: change both together
-    conn.execute(insert(circle_links).values(key=key, circle_id=circle_id, role=role, active=True, created_at=now()))
-    return key
-
-
 def circle_tag(circle_id: str) -> str:
     """Name what a circle's page shows as it is now, in one read: its tables and their versions (every hand, change
     and rename moves a table's version), its paid marks and its pot (each mark and entry, made or taken back)."""
@@ -159,7 +93,6 @@ def import_circle(name: str, created_at, evenings: list, paid: list, pot: list, 
     `evenings`: [(TableInfo, [Hand], [paid line])]; a paid line is (payer, payee, amount, currency, when);
     `paid`: the season's own paid lines; `pot`: [(amount, currency, who, note, when)].
     """
-    from .hands import insert_table
     circle_id = secrets.token_urlsafe(16)
     with writing() as conn:
         conn.execute(insert(circles).values(id=circle_id, name=name, created_at=created_at, watch_money=watch_money,
@@ -177,4 +110,4 @@ def import_circle(name: str, created_at, evenings: list, paid: list, pot: list, 
             conn.execute(insert(pot_entries), [dict(circle_id=circle_id, amount=n, currency=c, who=who, note=note,
                                                     token=None, undone=False, created_at=when)
                                                for n, c, who, note, when in pot])
-        return _add_links(conn, circle_id)[SCORER]
+        return add_links(conn, circle_id, CIRCLE)[SCORER]

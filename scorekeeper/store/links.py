@@ -1,4 +1,5 @@
-"""Share links: a table's own id is its creator's link; viewers and scorers get links of their own.
+"""Share links: a table's own id is its creator's link; viewers and scorers get links of their own, and a circle's
+scorer and watchers too: one set of functions for both (`Owner`: TABLE, CIRCLE).
 
 Both are made with the table, in the transaction that makes it (create_table, an import, a circle's evening:
 add_links), and migration 0009 made them for the tables from before; so reading them is a read, and no page
@@ -9,11 +10,13 @@ from __future__ import annotations
 
 import logging
 import secrets
+from dataclasses import dataclass
 
-from sqlalchemy import String, bindparam, insert, literal, select, union_all, update
+from sqlalchemy import String, Table, bindparam, insert, literal, select, union_all, update
 
 from .db import engine, is_key, now, reading, writing
-from .schema import CREATOR, SCORER, VIEWER, Access, NotFound, links, table_info, tables
+from .schema import (CREATOR, SCORER, VIEWER, Access, Circle, NotFound, circle_links, circles, links, table_info,
+                     tables)
 
 log = logging.getLogger(__name__)
 
@@ -36,58 +39,91 @@ def find_link(key: str) -> Access | None:
     return Access(row.id, row.role, row.active, table_info(row))
 
 
-def add_links(conn, table_id: str) -> dict[str, str]:
-    """Make a new table's viewer and scorer links in the caller's transaction (the one that inserts the table)."""
-    return {role: _new_link(conn, table_id, role) for role in (VIEWER, SCORER)}
+@dataclass(frozen=True)
+class Owner:
+    """What share links open: a table or a circle. Its links' table, the column there naming it, and its own table
+    (whose row is the lock: two phones at once make one link, the second finds it)."""
+
+    name: str
+    links: Table
+    column: str
+    rows: Table
 
 
-def share_links(table_id: str) -> dict[str, str]:
-    """Return the table's working viewer and scorer keys: a read (the table was made with them).
+TABLE = Owner("table", links, "table_id", tables)
+CIRCLE = Owner("circle", circle_links, "circle_id", circles)
 
-    The one fallback, for a table that has none (a row written outside the app, after migration 0009 made
-    them for every table before it): the missing ones are made here, in a write transaction of their own,
-    under the table's lock so two phones make one pair, and a warning is logged. The alternative was a page
+
+def find_circle(key: str) -> Circle | None:
+    """Return the circle a link opens, with the link's role and whether it still works, or None."""
+    if not is_key(key):
+        return None
+    with reading() as conn:
+        row = conn.execute(select(circles, circle_links.c.role, circle_links.c.active)
+                           .join_from(circle_links, circles, circle_links.c.circle_id == circles.c.id)
+                           .where(circle_links.c.key == key)).first()
+    return None if row is None else Circle(row.id, row.name, row.created_at, row.role, row.active, row.watch_money,
+                                           row.watch_ranking, row.pot_per_lost_hand)
+
+
+def add_links(conn, owner_id: str, owner: Owner = TABLE) -> dict[str, str]:
+    """Make a new table's (or circle's) viewer and scorer links in the caller's transaction (the one that inserts
+    it)."""
+    return {role: _new_link(conn, owner, owner_id, role) for role in (VIEWER, SCORER)}
+
+
+def share_links(owner_id: str, owner: Owner = TABLE) -> dict[str, str]:
+    """Return the table's (or circle's) working viewer and scorer keys: a read (it was made with them).
+
+    The one fallback, for one that has none (a row written outside the app, after migration 0009 made
+    them for every table and circle before it): the missing ones are made here, in a write transaction of their own,
+    under its lock so two phones make one pair, and a warning is logged. The alternative was a page
     that fails for want of a link its player never asked for, or a Share button without a watch link;
     share_links_of comes here too, so this is the only place a GET can still write a link.
     """
     with reading() as conn:  # one statement
-        found = _active_links(conn, table_id)
+        found = _active_links(conn, owner, owner_id)
     if len(found) == 2:
         return found
-    log.warning("table %s had no %s link: made now", table_id,
+    log.warning("%s %s had no %s link: made now", owner.name, owner_id,
                 " or ".join(r for r in (VIEWER, SCORER) if r not in found))
     with writing() as conn:
-        _lock(conn, table_id)
-        found = _active_links(conn, table_id)
+        lock(conn, owner_id, owner)
+        found = _active_links(conn, owner, owner_id)
         for role in (VIEWER, SCORER):
             if role not in found:
-                found[role] = _new_link(conn, table_id, role)
+                found[role] = _new_link(conn, owner, owner_id, role)
     return found
 
 
-def new_scorer_link(table_id: str) -> str:
-    """Turn the table's scorer link off and return a new one."""
+def new_scorer_link(owner_id: str, owner: Owner = TABLE) -> str:
+    """Turn the table's (or circle's) scorer link off and return a new one."""
     with writing() as conn:
-        _lock(conn, table_id)
-        conn.execute(update(links).where(links.c.table_id == table_id, links.c.role == SCORER)
+        lock(conn, owner_id, owner)  # two phones at once: the second turns off the first's new link, one stays working
+        column = owner.links.c[owner.column]
+        conn.execute(update(owner.links).where(column == owner_id, owner.links.c.role == SCORER)
                      .values(active=False))
-        return _new_link(conn, table_id, SCORER)
+        return _new_link(conn, owner, owner_id, SCORER)
 
 
-def _lock(conn, table_id: str) -> None:
-    if conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update()).first() is None:
-        raise NotFound(table_id)
+def lock(conn, owner_id: str, owner: Owner = TABLE) -> None:
+    """Take the row lock of the table (or circle) in the caller's write transaction; NotFound if there is none."""
+    rows = owner.rows
+    if conn.execute(select(rows.c.id).where(rows.c.id == owner_id).with_for_update()).first() is None:
+        raise NotFound(owner_id)
 
 
-def _active_links(conn, table_id: str) -> dict[str, str]:
-    rows = conn.execute(select(links.c.role, links.c.key)
-                        .where(links.c.table_id == table_id, links.c.active.is_(True))).all()
+def _active_links(conn, owner: Owner, owner_id: str) -> dict[str, str]:
+    column = owner.links.c[owner.column]
+    rows = conn.execute(select(owner.links.c.role, owner.links.c.key)
+                        .where(column == owner_id, owner.links.c.active.is_(True))).all()
     return {r.role: r.key for r in rows}
 
 
-def _new_link(conn, table_id: str, role: str) -> str:
+def _new_link(conn, owner: Owner, owner_id: str, role: str) -> str:
     key = secrets.token_urlsafe(16)  # migrations/versions/0009 makes keys the same way: change both together
-    conn.execute(insert(links).values(key=key, table_id=table_id, role=role, active=True, created_at=now()))
+    conn.execute(insert(owner.links).values(key=key, **{owner.column: owner_id}, role=role, active=True,
+                                            created_at=now()))
     return key
 
 

@@ -13,19 +13,19 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from .schema import NotFound, circles, tables
+from .links import CIRCLE, TABLE, lock
+from .schema import tables
 
 
 def lock_circle(conn, circle_id: str) -> None:
-    """Lock the circle's row for the rest of the transaction; NotFound if there is no such circle."""
-    if conn.execute(select(circles.c.id).where(circles.c.id == circle_id).with_for_update()).first() is None:
-        raise NotFound(circle_id)
+    """Lock the circle's row for the rest of the transaction (links.lock, as a new scorer link does); NotFound if
+    there is no such circle."""
+    lock(conn, circle_id, CIRCLE)
 
 
 def lock_table(conn, table_id: str) -> None:
     """Lock the table's row for the rest of the transaction; NotFound if there is no such table."""
-    if conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update()).first() is None:
-        raise NotFound(table_id)
+    lock(conn, table_id, TABLE)
 
 
 def lock_circle_tables(conn, circle_id: str) -> dict[str, int]:

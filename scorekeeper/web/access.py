@@ -1,8 +1,8 @@
-"""Who may see and change a table: its keys in URLs, their roles, the marks on the views, loading the table.
+"""Who may see and change a table or a circle: its keys in URLs, their roles, the marks on the views, loading it.
 
 Every URL that names a table (`<table_id>`) takes a key instead: the table's own id (its creator's link), its
-scorer link or its viewer link. The key is resolved before the view runs (`resolve_key`), the view gets the
-table's real id, and url_for() writes the key back (`keep_key`), so a page never shows a stronger link than the
+scorer link or its viewer link; every URL that names a circle (`<circle_id>`) takes its scorer or watch link. The key is resolved before the view runs (`resolve_key`), the view gets the
+table's (or circle's) real id, and url_for() writes the key back (`keep_key`), so a page never shows a stronger link than the
 one it was opened with.
 
 What a key's role may do is written on the view, as flaskr's @login_required is: a viewer link may only GET the
@@ -74,39 +74,82 @@ def hand_gone(number: int):
 
 
 def resolve_key(endpoint, values):
-    """Turn the key in a table URL into the table's id, and refuse what the key's role may not do."""
-    key = (values or {}).get("table_id")
-    if key is None:
-        return
+    """Turn the key in a table's URL (<table_id>) or a circle's (<circle_id>) into its id, and refuse what the
+    key's role may not do: the same marks, sentences and statuses for both."""
+    values = values if values is not None else {}
+    if values.get("table_id") is not None:
+        _resolve_table(endpoint, values)
+    elif values.get("circle_id") is not None:
+        _resolve_circle(endpoint, values)
+
+
+def _resolve_table(endpoint, values):
+    key = values["table_id"]
     access = store.find_link(key)
     if access is None:
         return  # the view's own lookup gives the friendly 404
     if not access.active:
         refuse(_("This scorer link was turned off by the table's creator. Ask them for the new link; "
                  "nothing was changed."), 410)
-    view = current_app.view_functions.get(endpoint)
-    if access.role == store.VIEWER:
-        if getattr(view, "watched_at", None):
-            abort(redirect(url_for(view.watched_at, table_id=key), 303))
-        if not getattr(view, "viewer_ok", False) or request.method != "GET":
-            refuse(_("This is a viewer link: it shows the scoreboard but can't change anything. "
-                     "Nothing was changed."))
-    if getattr(view, "creator_only", False) and access.role != store.CREATOR:
-        refuse(_("Only the phone that opened this table can do that. Nothing was changed."))
-    g.table_key, g.table_id, g.table_role = key, access.table_id, access.role
+    _allowed(endpoint, access.role, "table_id", key)
+    g.table_key, g.table_id, g.role = key, access.table_id, access.role
     g.table = access.table  # read with the key: the view's load() needn't read it again
     values["table_id"] = access.table_id
 
 
+def _resolve_circle(endpoint, values):
+    key = values["circle_id"]
+    circle = store.find_circle(key)
+    if circle is None:
+        abort(404)
+    if not circle.active:
+        refuse(_("This scorer link was replaced by a new one. Ask the circle's scorer for the new link, or for the "
+                 "link to watch."), 410)
+    _allowed(endpoint, circle.role, "circle_id", key)
+    g.circle_key, g.circle_id, g.role, g.circle = key, circle.id, circle.role, circle
+    values["circle_id"] = circle.id
+
+
+def _allowed(endpoint, role_: str, name: str, key: str) -> None:
+    """Refuse what a key of this role may not do on the view `endpoint`, by the view's marks."""
+    view = current_app.view_functions.get(endpoint)
+    if role_ == store.VIEWER:
+        if getattr(view, "watched_at", None):
+            abort(redirect(url_for(view.watched_at, **{name: key}), 303))
+        if not getattr(view, "viewer_ok", False) or request.method != "GET":
+            refuse(_("This is a viewer link: it shows the scoreboard but can't change anything. "
+                     "Nothing was changed."))
+    if getattr(view, "creator_only", False) and role_ != store.CREATOR:
+        refuse(_("Only the phone that opened this table can do that. Nothing was changed."))
+
+
 def keep_key(endpoint, values):
-    """Write links to this table with the key the page was opened with."""
+    """Write links to this table (or circle) with the key the page was opened with."""
     if g.get("table_id") is not None and values.get("table_id") == g.table_id:
         values["table_id"] = g.table_key
+    if g.get("circle_id") is not None and values.get("circle_id") == g.circle_id:
+        values["circle_id"] = g.circle_key
 
 
 def role() -> str:
-    """The role of the key this request's table was opened with (its creator's, if opened by its id)."""
-    return g.get("table_role", store.CREATOR)
+    """The role of the key this request's table or circle was opened with (its creator's, if opened by its id)."""
+    return g.get("role", store.CREATOR)
+
+
+def table_may_change(key: str):
+    """Return the store's Access for a table's link pasted or passed in (a whole address or the key alone), if
+    that link may change the table (a scorer's or its creator's, still working), else None."""
+    key = (key or "").strip().rstrip("/").rsplit("/", 1)[-1].split("?", 1)[0].split("#", 1)[0]
+    access = store.find_link(key) if key else None
+    return access if access is not None and access.active and access.role != store.VIEWER else None
+
+
+def load_circle(circle_id: str):
+    """Return the circle its key opened (resolve_key read it, and refused a key that opens none)."""
+    circle = g.get("circle")
+    if circle is None or circle.id != circle_id:
+        abort(404)
+    return circle
 
 
 def table_of(table_id: str):

@@ -109,16 +109,19 @@ def ping():
 
 @bp.get("/games")
 def games():
+    """The games the API scores, with their house rules and entry: the catalogue a client builds its forms from."""
     return jsonify({"games": [game_json(g) for g in all_games().values()]})
 
 
 @bp.get("/games/<game_id>")
 def game(game_id):
+    """One game's description: its players, house rules, entry fields and deck."""
     return jsonify(game_json(get_game(game_id), full=True))
 
 
 @bp.post("/count")
 def count():
+    """Count a pile of captured cards by the game's scheme: the points, the working, what can't be."""
     data = json_body("game", "cards", optional=("rules",))
     game, rules = request_game(data)
     if not isinstance(data["cards"], list):

@@ -16,11 +16,13 @@ PLAIN = {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store
 
 @bp.get("/healthz")
 def healthz():
+    """Liveness: the process answers."""
     return "ok\n", 200, PLAIN
 
 
 @bp.get("/readyz")
 def readyz():
+    """Readiness: the database answers and is at the latest migration."""
     reason = unready(current_app)
     if reason:
         return f"not ready: {reason}\n", 503, {**PLAIN, "Retry-After": "5"}

@@ -15,6 +15,7 @@ MAX_LIST_URL = 2900  # characters: what a QR code of medium correction holds (ve
 
 @bp.get("/")
 def home():
+    """The home page: open a table, count cards, this phone's tables and circles."""
     return render_template("app/home.html", games=all_games().values())
 
 

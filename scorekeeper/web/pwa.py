@@ -52,6 +52,7 @@ def static_caching(response):
 
 @bp.get("/sw.js")
 def service_worker():
+    """The service worker, served from the root so that it may keep every page of the app."""
     b = build()
     body = sw_source().replace("var BUILD = {};", f"var BUILD = {json.dumps(b)};", 1)
     # minified and compressed once per version (web/precompressed.py), its ETag the version and the encoding;
@@ -64,6 +65,7 @@ def service_worker():
 
 @bp.get("/manifest.webmanifest")
 def manifest():
+    """The web app manifest: name, icons and colours for installing the app."""
     data = {
         "name": _("Scorekeeper"),
         "short_name": _("Scorekeeper"),

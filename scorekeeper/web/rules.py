@@ -20,11 +20,13 @@ bp = Blueprint("rules", __name__)
 
 @bp.get("/rules")
 def index():
+    """The rules pages' index: every game, with what it is played with."""
     return render_template("rules/index.html", games=list(all_games().values()))
 
 
 @bp.get("/rules/<game>")
 def game_page(game):
+    """One game's rules as this app scores them, with worked examples."""
     found = all_games().get(game)
     if found is None:
         abort(404)

@@ -26,11 +26,12 @@ from .site import asked_tags
 BOARD = ("totals", "chart", "numbers-body", "seated", "hands")  # what any change of the table may move
 POLL = (*BOARD, "live", "hand-title")  # a poll: also its own element (the new tag) and the next hand's heading
 SAVE = ("said", *BOARD, "undo-last")  # a Save's answer: also the line saying the hand, and the Undo button
-REGIONS = {"poll": POLL, "save": SAVE}
+CIRCLE = ("circle-board", "live")  # a circle's poll: its board (standings, chart, what is owed, the pot, the evenings)
+REGIONS = {"poll": POLL, "save": SAVE, "circle": CIRCLE}
 
 
 def select_oob(kind: str) -> str:
-    """Return htmx's hx-select-oob list for an answer of `kind` ("poll", "save"): "#totals,#chart,…"."""
+    """Return htmx's hx-select-oob list for an answer of `kind` ("poll", "save", "circle"): "#totals,#chart,…"."""
     return ",".join("#" + region for region in REGIONS[kind])
 
 
@@ -102,6 +103,13 @@ def current(table) -> tuple[object, Evening]:
     return table, e
 
 
+def totals(table) -> tuple[object, evening.Totals]:
+    """Return (the table, its evening's totals) as a season counts them, from the evening kept for its version
+    (current: one kept evening per table version, whichever page asks; the totals are worked out once on it)."""
+    table, e = current(table)
+    return table, evening.totals(e)
+
+
 def parts(table) -> dict:
     """Return what the scoreboard partials (_totals, _hands…) need: the table they show, its game, its evening."""
     table, e = current(table)
@@ -110,8 +118,9 @@ def parts(table) -> dict:
 
 # ---- versions, tags and the poll ----
 
-def etag(version: int) -> str:
-    """Name one rendering of the scoreboard: the table's version (in the database), the role, the language."""
+def etag(version: int | str) -> str:
+    """Name one rendering of a scoreboard: the table's version (in the database; a circle's tag), the role, the
+    language."""
     return f"v{version}.{role()}.{l10n.locale_id()}"
 
 
@@ -203,3 +212,14 @@ def after_save(table_id: str, written_: store.Added, since: int | None):
 
 def live_etag(table) -> str:
     return etag(table.version)
+
+
+def answer_poll(version: int | str, render) -> Response:
+    """Answer a board's poll (a table's, a circle's): 304 while the phone shows this version (the If-None-Match
+    static/board.js sends from the poll element's data-etag), else render()'s regions; the ETag names the version,
+    and no browser cache keeps it (the poll asks itself)."""
+    tag = etag(version)
+    response = Response(status=304) if tag in asked_tags() else Response(render())
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "no-store"
+    return response

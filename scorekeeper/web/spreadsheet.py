@@ -2,9 +2,12 @@
 never formulas, money in units with two decimals."""
 from __future__ import annotations
 
+import csv
+import io
 from dataclasses import dataclass
 
 from babel.numbers import get_decimal_symbol
+from flask import Response
 
 from ..engine.text import fmt_points
 
@@ -44,3 +47,30 @@ def as_text(value) -> str:
 def decimal(minor: int) -> str:
     sign = "-" if minor < 0 else ""
     return f"{sign}{abs(minor) // 100}.{abs(minor) % 100:02d}"
+
+
+class Sheet:
+    """A CSV being written for the reader's spreadsheet (a table's, a circle's): its dialect, its rows, the file.
+
+    Text cells go through as_text; numbers through `number` (and money through `money`), so a spreadsheet still
+    reads them as numbers."""
+
+    def __init__(self, locale: str):
+        self.dialect = spreadsheet_dialect(locale)
+        self._out = io.StringIO()
+        self._out.write("\ufeff")  # a UTF-8 byte order mark: Excel reads accents and names as UTF-8 only with it
+        self._writer = csv.writer(self._out, delimiter=self.dialect.delimiter)
+
+    def number(self, value) -> str:
+        return self.dialect.number(value)
+
+    def money(self, minor: int) -> str:
+        return self.dialect.number(decimal(minor))
+
+    def row(self, cells) -> None:
+        self._writer.writerow(cells)
+
+    def answer(self, filename: str) -> Response:
+        """The file, as a download called `filename`."""
+        return Response(self._out.getvalue(), mimetype="text/csv",
+                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})

@@ -18,7 +18,7 @@ from .house_rules import option_title
 from .l10n import LANGUAGES, isolated, money, points, say, signed
 from .links import lan_base, qr
 from .said import hand_said, hand_text, table_changes
-from .scoreboard import live_etag, select_oob
+from .scoreboard import etag, live_etag, select_oob
 from .site import lang_url
 from .table_form import new_token
 
@@ -54,7 +54,7 @@ def install(app) -> None:
         "money": money, "isolated": isolated, "signed": signed, "house_rule_title": option_title,
         "card_title": card_title, "format_datetime": format_datetime,
         # the scoreboard (web/scoreboard.py's regions and versions; the evening's chart and numbers, once each)
-        "select_oob": select_oob, "live_etag": live_etag, "page_size": evening.PAGE, "changes_said": table_changes,
+        "select_oob": select_oob, "live_etag": live_etag, "poll_etag": etag, "page_size": evening.PAGE, "changes_said": table_changes,
         "hand_said": hand_said, "hand_text": hand_text,
         "evening_chart": lambda b: b.once(("chart", l10n.locale_id()), chart),
         "evening_numbers": lambda b: b.once("numbers", evening.numbers),

@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask_babel import gettext as _
 
 from ... import store
-from ...store import circles
 from ...engine import season
 from ...engine.settle import COINS
 from .. import bounds
@@ -21,7 +20,7 @@ MAX_NAME = 80
 def circle_json(circle) -> dict:
     """Describe a circle and everything it holds (its tables' totals for reading; re-derived on import)."""
     evenings = []
-    for table in circles.circle_tables(circle.id):
+    for table in store.circle_tables(circle.id):
         data = table_json(table, store.list_hands(table.id))
         data["paid"] = [_paid(p) for p in store.paid_for_table(table.id)]
         evenings.append(data)

@@ -1,56 +1,68 @@
 """Circles: the same players, evening after evening (issue 26). A circle's page lists every evening (table) it has
 played, so a phone with its link finds them all; the season's standings per game and period; who owes whom.
 
-A circle is reached only through its links, as a table is: the scorer link opens evenings and adds tables, the
-watch link sees the same page and changes nothing. A new scorer link turns the old one off.
+A circle is reached only through its links, as a table is, and guarded the same way (web/access.py): every URL
+names it by a key (`<circle_id>`); a watch link opens only the views marked @viewer_ok, and only to look; the
+scorer link does the rest; a turned-off link gets one sentence and a 410. Its board is one more client of the
+scoreboard's protocol (web/scoreboard.py: the ETag of its version, 304, the regions declared there), its evenings'
+totals come from the evenings kept for the table pages, and its page is engine/season.py's `page`, rendered.
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
 from dataclasses import replace
 from datetime import date, datetime, timezone
+from typing import NamedTuple
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_babel import format_date
 from flask_babel import gettext as _
 
 from ... import store
-from ...engine import season
+from ...engine import evening, season
+from ...engine.evening import Setup
 from ...engine.games import get_game
 from ...engine.settle import BANK, COINS
-from ...store import circles
-from ...engine import evening
-from ...engine.evening import Setup
+from .. import said, scoreboard
+from ..access import load_circle, polled, refuse, table_may_change, viewer_ok
 from ..bounds import invisible
-from ..l10n import locale_id, money, say
-from ..parse import amount_minor
-from ..seating_check import name_problem, tidy
-from ..table_form import new_token
 from ..chart import season_chart
-from .. import said
-from . import circle_file
+from ..l10n import isolated, locale_id, money, say
 from ..links import external
-from ..spreadsheet import as_text, decimal, spreadsheet_dialect
+from ..parse import amount_minor, digits
+from ..seating_check import name_problem, tidy
+from ..spreadsheet import Sheet, as_text
 from ..table_file import BadImport, read_upload
-from ..kept import of_app
-from ..parse import digits
+from ..table_form import new_token
+from . import circle_file
 
 bp = Blueprint("circles", __name__)
 
 MAX_CIRCLE_NAME = 80
-PERIODS = ("month", "year", "all", "dates")
+SHOWN = 12  # evenings the circle's page lists, newest first; all of them are a tap away
+MAX_NOTE = 80
 
 
-def load(key: str):
-    """Return the circle a link opens, or a friendly 404 (no such link) or 410 (a scorer link turned off)."""
-    circle = circles.find_circle(key)
-    if circle is None:
-        abort(404)
-    if not circle.active:
-        return None
-    return circle
+class Evening(NamedTuple):
+    """One evening of the circle: its table (as its totals were worked out) and what the season counts of it."""
+
+    table: object
+    played: season.Played
+
+
+def evenings(circle_id: str) -> list[Evening]:
+    """The circle's evenings, oldest first, each with its totals from the evening kept for its table's version
+    (web/scoreboard.py: the page scores only the evenings that changed since it was last shown)."""
+    out = []
+    for table in store.circle_tables(circle_id):
+        table, totals = scoreboard.totals(table)
+        out.append(Evening(table, season.Played.of(table.id, played_on(table), totals)))
+    return out
+
+
+def played_on(table) -> date:
+    when = table.created_at if table.created_at.tzinfo else table.created_at.replace(tzinfo=timezone.utc)
+    return when.date()
 
 
 def _name(text: str | None) -> tuple[str, str | None]:
@@ -63,236 +75,173 @@ def _name(text: str | None) -> tuple[str, str | None]:
     return name, None
 
 
-def _table_key(text: str | None) -> str:
-    """Return the key at the end of a table's link as pasted (a whole address or the key alone)."""
-    text = (text or "").strip().rstrip("/")
-    return text.rsplit("/", 1)[-1].split("?", 1)[0].split("#", 1)[0]
+# ---- the page ----
+
+def filters_asked(args) -> tuple[season.Filters, dict]:
+    """Read the page's filters (?period=&game=&from=&to=, as its links and date fields send them): the filters,
+    and {field: message} for a date that can't be read."""
+    errors, days = {}, []
+    for field in ("from", "to"):
+        text = (args.get(field) or "").strip()
+        try:
+            days.append(date.fromisoformat(text) if text else None)
+        except ValueError:
+            days.append(None)
+            errors[field] = _("Write a date such as 2026-11-27.")
+    if not errors and days[0] and days[1] and days[0] > days[1]:
+        errors["to"] = _("The last day comes before the first: swap them.")
+    period = args.get("period") if args.get("period") in season.PERIODS else "all"
+    if errors:
+        days = [None, None]  # every evening, until the dates can be read
+    return season.Filters(period, args.get("game") or None, days[0], days[1]), errors
+
+
+def render_page(circle, template: str = "circle/page.html", status: int = 200, **extra):
+    """Render the circle's page (or its board alone, for the poll) as season.page works it out."""
+    tag = store.circle_tag(circle.id)  # read before the evenings: a change meanwhile is a newer tag, polled again
+    played = evenings(circle.id)
+    filters, date_errors = filters_asked(request.args)
+    if filters.game not in {e.played.game for e in played}:
+        filters = replace(filters, game=None)
+    money_shown = circle.shows_money()  # a watch link may be kept from the money and the ranking
+    paid = store.paid_in_circle(circle.id) if money_shown else []
+    page = season.page([e.played for e in played], filters, datetime.now(timezone.utc).date(), paid=paid,
+                       pot_entries=store.pot_entries_of(circle.id) if money_shown else (),
+                       pot_rule=circle.pot_per_lost_hand, money=money_shown, ranking=circle.shows_ranking())
+    scorer = circle.role == store.SCORER
+    texts = {}
+    if page.owed:
+        watch = external("circles.show", circle_id=store.share_links(circle.id, store.CIRCLE)[store.VIEWER])
+        texts = {c: said.season_text(circle.name, s.transfers, c, page.standings, watch) for c, s in page.owed}
+    return render_template(
+        template, circle=circle, main=page.main, standings=page.standings, across=page.across,
+        settlements=page.owed, pot=page.pot, people=page.people, tag=tag, scorer=scorer, shown=SHOWN,
+        rows=evening_rows(played, scorer, SHOWN), share_texts=texts, bank=BANK, coins=COINS, token=new_token(),
+        filters={k: request.args[k] for k in ("period", "game", "from", "to") if request.args.get(k)},
+        game=filters.game, period=filters.period,
+        games=[get_game(g) for g in page.games], date_errors=date_errors,
+        dates={"from": request.args.get("from", ""), "to": request.args.get("to", "")},
+        season_chart=season_chart(page.chart_people, page.chart_steps, page.main) if page.main else None,
+        paid=[p for p in paid if p.table_id is None],
+        errors=extra.pop("errors", {}), pot_errors=extra.pop("pot_errors", {}),
+        form=request.form if extra.get("keep_form") else {}, person=extra.get("person", ""),
+        name=extra.get("name", ""), added=request.args.get("added"), renamed=request.args.get("renamed"),
+        merged=request.args.get("merged") == "1", stale=request.args.get("stale") == "1"), status
+
+
+def evening_rows(played: list[Evening], scorer: bool, most: int | None = None) -> list:
+    """The circle's evenings as its list shows them, newest first: the newest `most` (None: all) with their links
+    (a scorer's page, or the watch page on a watch link), the rest counted only."""
+    newest = played[::-1]
+    shown = newest if most is None else newest[:most]
+    links = store.share_links_of([e.table.id for e in shown])
+    rows = []
+    for e in shown:
+        keys = links[e.table.id]
+        href = (url_for("tables.show", table_id=keys[store.SCORER]) if scorer
+                else url_for("live.view", table_id=keys[store.VIEWER]))
+        rows.append({"table": e.table, "hands": e.played.hands, "href": href,
+                     "when": format_date(e.played.played_on, "medium"), "game": get_game(e.table.game)})
+    return rows + [None] * (len(newest) - len(shown))  # counted, not shown
 
 
 @bp.route("/circles/new", methods=["GET", "POST"])
 def new_circle():
     """Start a circle; from a table ("these players meet again") the table becomes its first evening."""
     table_key = request.values.get("table", "")
-    access = store.find_link(table_key) if table_key else None
-    if access is not None and (access.role == store.VIEWER or not access.active
-                               or circles.circle_of(access.table_id) is not None):
-        access = None  # only who may change a table may put it in a circle, and only in one
+    access = table_may_change(table_key)
+    if access is not None and store.circle_of(access.table_id) is not None:
+        access = None  # a table belongs to one circle
     name, error = (request.form.get("name"), None) if request.method == "GET" else _name(request.form.get("name"))
     if request.method == "POST" and error is None:
-        key = circles.create_circle(name)
+        key = store.create_circle(name)
         if access is not None:
             try:
-                circles.join_circle(access.table_id, circles.find_circle(key).id)
+                store.join_circle(access.table_id, store.find_circle(key).id)
             except store.InAnotherCircle:
                 pass  # another circle took the table meanwhile (it was free on this form): this one starts empty
-        return redirect(url_for("circles.show", key=key), 303)
+        return redirect(url_for("circles.show", circle_id=key), 303)
     return render_template("circle/new.html", name=name or "", error=error, table_key=table_key if access else "",
                            max_name=MAX_CIRCLE_NAME)
 
 
-def evenings(circle_id: str) -> list[tuple]:
-    """Return (table, hands, season.Evening) for each table of the circle, oldest first: the season's facts of each.
-
-    An evening's totals are kept per table version (_totals): a circle's page scores only the evenings that changed
-    since it was last shown, however many it has.
-    """
-    out = []
-    for table in circles.circle_tables(circle_id):
-        hands, units, money_won, _numbers = _totals(table)
-        when = table.created_at if table.created_at.tzinfo else table.created_at.replace(tzinfo=timezone.utc)
-        out.append((table, hands, season.Evening(table.id, table.game, when.date(), table.currency, units, money_won)))
-    return out
-
-
-TOTALS_KEPT = 50_000  # evenings' totals kept per app process: a few hundred bytes each
-
-
-def _totals(table) -> tuple[int, dict, dict, object]:
-    """Return (hands, units, money, the evening in numbers) of a table's evening, worked out once per version."""
-    kept = of_app("evening totals", TOTALS_KEPT)
-    found = kept.at(table.id, table.version)
-    if found is not None:
-        return found
-    at, hands = store.hands_at(table.id)
-    if at is not None and at != table.version:  # saved meanwhile: these hands are of version `at`
-        table = replace(table, version=at, **{k: getattr(store.get_table(table.id), k)
-                                              for k in ("players", "stake", "rules")})
-    e = evening.build(Setup.of(table), hands, range(0))  # totals only: no sentences
-    totals = (len(e.rows), dict(e.units), dict(e.money), evening.numbers(e))
-    kept.keep(table.id, table.version, totals)
-    return totals
-
-
-@bp.get("/c/<key>")
-def show(key):
-    circle = load(key)
-    if circle is None:
-        return render_template("app/error.html", status=410, message=_(
-            "This scorer link was replaced by a new one. Ask the circle's scorer for the new link, or for the link "
-            "to watch.")), 410
-    return show_page(circle, key)
-
-
-SHOWN = 12  # evenings the circle's page lists, newest first; all of them are a tap away
-
-
-def evening_rows(played: list, scorer: bool, most: int | None = None) -> list:
-    """The circle's evenings as its list shows them, newest first: the newest `most` (None: all) with their links
-    (a scorer's page, or the watch page on a watch link), the rest counted only."""
-    newest = played[::-1]
-    shown = newest if most is None else newest[:most]
-    links = store.share_links_of([t.id for t, _n, _e in shown])
-    rows = []
-    for table, hands, e in shown:
-        keys = links[table.id]
-        href = (url_for("tables.show", table_id=keys[store.SCORER]) if scorer
-                else url_for("live.view", table_id=keys[store.VIEWER]))
-        rows.append({"table": table, "hands": hands, "href": href, "when": format_date(e.played_on, "medium"),
-                     "game": get_game(table.game)})
-    return rows + [None] * (len(newest) - len(shown))  # counted, not shown
-
-
-def chosen_dates(args) -> tuple[date | None, date | None, dict]:
-    """Read the dates of the circle's choosing (?from=&to=, as a date field sends them): (start, end, errors)."""
-    errors, out = {}, []
-    for field in ("from", "to"):
-        text = (args.get(field) or "").strip()
-        try:
-            out.append(date.fromisoformat(text) if text else None)
-        except ValueError:
-            out.append(None)
-            errors[field] = _("Write a date such as 2026-11-27.")
-    if not errors and out[0] and out[1] and out[0] > out[1]:
-        errors["to"] = _("The last day comes before the first: swap them.")
-    return out[0], out[1], errors
-
-
-def pot_of(circle, played: list | None = None) -> dict:
-    """The pot: its entries (newest first), what its rule brought from the hands (per currency and person), and
-    what it holds in each currency: the sum of both."""
-    entries = store.pot_entries_of(circle.id)
-    by_rule = pot_rule_money(circle, evenings(circle.id) if played is None else played)
-    holds: dict[str, int] = {c: sum(amount for _lost, amount in people.values()) for c, people in by_rule.items()}
-    for entry in entries:
-        holds[entry.currency] = holds.get(entry.currency, 0) + entry.amount
-    return {"entries": entries[::-1], "holds": holds, "by_rule": by_rule, "rule": circle.pot_per_lost_hand}
-
-
-def pot_rule_money(circle, played: list) -> dict:
-    """What the pot's rule brought from every evening: {currency: {name: (hands lost, amount)}}."""
-    return season.pot_by_rule([(e, _totals(t)[3]) for t, _n, e in played], circle.pot_per_lost_hand)
-
-
-def rule_totals(circle) -> dict[str, int]:
-    """What the pot's rule brought, per currency (the pot holds it too: a withdrawal may take it)."""
-    return {c: sum(a for _l, a in people.values()) for c, people in pot_rule_money(circle, evenings(circle.id)).items()}
-
-
-def season_settle(evenings: list, paid: list, currency: str):
-    """Who pays whom to settle what is still owed in `currency` over the evenings, in the fewest payments."""
-    return season.settlement(evenings, [(p.payer, p.payee, p.amount) for p in paid if p.currency == currency],
-                             currency)
-
-
-def show_page(circle, key, errors=None, person="", name="", status=200, pot_errors=None, template="circle/page.html"):
+@bp.get("/c/<circle_id>")
+@viewer_ok
+def show(circle_id):
     """The circle's page: its standings, the season's settling up, its people, its evenings."""
-    tag = circles.circle_tag(circle.id)  # read before the evenings: a change meanwhile is a newer tag, polled again
+    return render_page(load_circle(circle_id))
+
+
+@bp.get("/c/<circle_id>/live")
+@viewer_ok
+@polled
+def live(circle_id):
+    """Answer the circle's poll as a table's is answered (web/scoreboard.py): 304 while its tag is the one the
+    phone shows, else the board's regions and the poll with its new tag."""
+    circle = load_circle(circle_id)
+    return scoreboard.answer_poll(store.circle_tag(circle.id),
+                                  lambda: render_page(circle, template="circle/_poll.html")[0])
+
+
+@bp.get("/c/<circle_id>/evenings")
+@viewer_ok
+def all_evenings(circle_id):
+    """Every evening of the circle, newest first: none is ever lost."""
+    circle = load_circle(circle_id)
     played = evenings(circle.id)
-    period = request.args.get("period") if request.args.get("period") in PERIODS else "all"
-    games = sorted({t.game for t, _n, _e in played})
-    game = request.args.get("game") if request.args.get("game") in games else None
-    today = datetime.now(timezone.utc).date()
-    counted = [e for _t, _n, e in played if game is None or e.game == game]
-    start, end, date_errors = chosen_dates(request.args)
-    if period == "dates" and not date_errors:
-        counted = season.between(counted, start, end)
-    else:
-        counted = season.in_period(counted, period, today)
     scorer = circle.role == store.SCORER
-    money_shown = circle.shows_money()  # a watch link may be kept from the money and the ranking
-    main = season.main_currency(counted) if money_shown else None
-    people_order, steps = season.money_steps(counted, main) if main else ([], [])
-    standing = season.standings(counted)
-    if not circle.shows_ranking():
-        standing.sort(key=lambda s: s.name.casefold())
-    chosen = {e.table_id for e in counted}
-    across = season.numbers([(e, _totals(t)[3]) for t, _n, e in played if e.table_id in chosen], main)
-    # what is still owed: every evening (whatever the filters show), less the lines marked paid
-    paid = store.paid_in_circle(circle.id) if money_shown else []
-    everything = [e for _t, _n, e in played]
-    owed = [(c, season_settle(everything, paid, c)) for c in
-            sorted({e.currency for e in everything}, key=lambda c: (c != season.main_currency(everything), c))
-            ] if money_shown else []
-    if money_shown:
-        watch = external("circles.show", key=circles.circle_links_of(circle.id)[store.VIEWER])
-        texts = {c: said.season_text(circle.name, s.transfers, c, standing, watch) for c, s in owed}
-    else:
-        texts = {}
-    return render_template(
-        template, circle=circle, key=key, tag=tag, share_texts=texts, scorer=scorer, shown=SHOWN, rows=evening_rows(played, scorer, SHOWN),
-        filters={k: request.args[k] for k in ("period", "game", "from", "to") if request.args.get(k)},
-        period=period, game=game, games=[get_game(g) for g in games], main=main,
-        dates={"from": request.args.get("from", ""), "to": request.args.get("to", "")}, date_errors=date_errors,
-        standings=standing, across=across, season_chart=season_chart(people_order, steps, main) if main else None,
-        settlements=owed, paid=[p for p in paid if p.table_id is None], bank=BANK, coins=COINS,
-        pot=pot_of(circle, played) if money_shown else None, pot_errors=pot_errors or {},
-        form=request.form if pot_errors else {}, token=new_token(),
-        people=sorted({n for _t, _n, e in played for n in e.units}, key=str.casefold), errors=errors or {},
-        person=person, name=name, added=request.args.get("added"), renamed=request.args.get("renamed"),
-        merged=request.args.get("merged") == "1", stale=request.args.get("stale") == "1"), status
+    return render_template("circle/evenings.html", circle=circle, scorer=scorer, rows=evening_rows(played, scorer),
+                           shown=len(played))
 
 
-@bp.post("/c/<key>/watch")
-def watch_settings(key):
-    """Choose what the circle's watch link shows: the money, the ranking."""
-    circle = load(key)
-    if circle is None or circle.role != store.SCORER:
-        abort(403)
-    circles.set_watch(circle.id, request.form.get("money") == "y", request.form.get("ranking") == "y")
-    return redirect(url_for("circles.share", key=key, saved=1), 303)
-
-
-@bp.post("/c/<key>/tables")
-def add_table(key):
+@bp.post("/c/<circle_id>/tables")
+def add_table(circle_id):
     """Add an evening already played (or being played) to the circle, by its scorer link."""
-    circle = load(key)
-    if circle is None or circle.role != store.SCORER:
-        abort(403)
-    access = store.find_link(_table_key(request.form.get("table")))
-    if access is None or access.role == store.VIEWER or not access.active:
+    circle = load_circle(circle_id)
+    access = table_may_change(request.form.get("table"))
+    if access is None:
         message = _("That isn't a table's scorer link: paste the link you score a table with (Share → To score).")
-        return show_page(circle, key, errors={"table": message}, status=400)
+        return render_page(circle, errors={"table": message}, status=400)
     try:
-        circles.join_circle(access.table_id, circle.id)  # refused under the circle's lock if another has it
+        store.join_circle(access.table_id, circle.id)  # refused under the circle's lock if another circle has it
     except store.InAnotherCircle:
-        return show_page(circle, key, errors={"table": _(
+        return render_page(circle, errors={"table": _(
             "That table is already an evening of another circle: a table belongs to one circle.")}, status=400)
-    return redirect(url_for("circles.show", key=key, added=1), 303)
+    return redirect(url_for("circles.show", circle_id=circle.id, added=1), 303)
 
 
-@bp.get("/c/<key>/share")
-def share(key):
-    circle = load(key)
-    if circle is None:
-        abort(410)
-    keys = circles.circle_links_of(circle.id)
-    links = [(store.VIEWER, external("circles.show", key=keys[store.VIEWER]))]
-    if circle.role == store.SCORER:
-        links.append((store.SCORER, external("circles.show", key=keys[store.SCORER])))
-    rotate = url_for("circles.rotate", key=key) if circle.role == store.SCORER else None
-    return render_template("circle/share.html", circle=circle, key=key, links=links, rotate=rotate,
+# ---- sharing ----
+
+@bp.get("/c/<circle_id>/share")
+@viewer_ok
+def share(circle_id):
+    """The circle's links with their QR codes: the watch link for anyone, the scorer link for its scorer."""
+    circle = load_circle(circle_id)
+    keys = store.share_links(circle.id, store.CIRCLE)
+    links = [(store.VIEWER, external("circles.show", circle_id=keys[store.VIEWER]))]
+    scorer = circle.role == store.SCORER
+    if scorer:
+        links.append((store.SCORER, external("circles.show", circle_id=keys[store.SCORER])))
+    return render_template("circle/share.html", circle=circle, links=links,
+                           rotate=url_for("circles.rotate", circle_id=circle.id) if scorer else None,
                            rotated=request.args.get("rotated") == "1", saved=request.args.get("saved") == "1")
 
 
-@bp.post("/c/<key>/share/scorer")
-def rotate(key):
-    circle = load(key)
-    if circle is None or circle.role != store.SCORER:
-        abort(403)
-    new_key = circles.new_circle_scorer_link(circle.id)
-    return redirect(url_for("circles.share", key=new_key, rotated=1), 303)
+@bp.post("/c/<circle_id>/share/scorer")
+def rotate(circle_id):
+    """Turn the circle's scorer link off and move to a new one."""
+    new_key = store.new_scorer_link(circle_id, store.CIRCLE)
+    return redirect(url_for("circles.share", circle_id=new_key, rotated=1), 303)
 
 
+@bp.post("/c/<circle_id>/watch")
+def watch_settings(circle_id):
+    """Choose what the circle's watch link shows: the money, the ranking."""
+    store.set_watch(circle_id, request.form.get("money") == "y", request.form.get("ranking") == "y")
+    return redirect(url_for("circles.share", circle_id=circle_id, saved=1), 303)
+
+
+# ---- people ----
 
 def seatings(tables: list) -> list[season.Seating]:
     """Who sat where in each of the circle's evenings (`tables`): the table's players now, and each hand's."""
@@ -306,23 +255,21 @@ def seatings(tables: list) -> list[season.Seating]:
 RENAME_TRIES = 3  # plans made again when another phone changed the circle's evenings meanwhile
 
 
-@bp.post("/c/<key>/people")
-def rename_person(key):
+@bp.post("/c/<circle_id>/people")
+def rename_person(circle_id):
     """Rename a person in every evening of the circle; onto another person's name, the two become one (a merge).
 
     The plan is made from the evenings as they are, and the store writes it only if they are still so (under the
     circle's lock: store/locks.py); if another phone changed them meanwhile (a rename, a hand), it is made again."""
-    circle = load(key)
-    if circle is None or circle.role != store.SCORER:
-        abort(403)
+    circle = load_circle(circle_id)
     old, new = (request.form.get("person") or "").strip(), tidy(request.form.get("name") or "")
     if store.renamed_by(request.form.get("token")):  # the same form again (a double tap): done the first time
-        return redirect(url_for("circles.show", key=key, renamed=new, _anchor="people"), 303)
+        return redirect(url_for("circles.show", circle_id=circle.id, renamed=new, _anchor="people"), 303)
     for _try in range(RENAME_TRIES):
-        tables = circles.circle_tables(circle.id)
+        tables = store.circle_tables(circle.id)
         played = seatings(tables)
         names = {p for e in played for p in e.players} | {p for e in played for _n, s in e.hands for p in s}
-        errors, plan = _rename_plan(played, names, tables, old, new)
+        errors, plan = _rename_plan(circle, played, names, old, new)
         if errors:
             break
         try:
@@ -332,14 +279,15 @@ def rename_person(key):
         except store.Moved:
             continue  # another phone changed the circle's evenings since they were read: plan again
         merged = season.person(new) in {season.person(n) for n in names} and season.person(new) != season.person(old)
-        return redirect(url_for("circles.show", key=key, renamed=new, merged=int(merged), _anchor="people"), 303)
+        return redirect(url_for("circles.show", circle_id=circle.id, renamed=new, merged=int(merged),
+                                _anchor="people"), 303)
     else:
         errors = {"name": _("The circle's evenings were changed on another phone meanwhile: look at them and rename "
                             "again.")}
-    return show_page(circle, key, errors=errors, person=old, name=new, status=400)
+    return render_page(circle, errors=errors, person=old, name=new, status=400)
 
 
-def _rename_plan(played: list, names: set, tables: list, old: str, new: str) -> tuple[dict, list]:
+def _rename_plan(circle, played: list, names: set, old: str, new: str) -> tuple[dict, list]:
     """Check a rename of `old` to `new` against the circle's evenings: ({field: message}, the plan)."""
     errors = {}
     if old not in names:
@@ -354,45 +302,43 @@ def _rename_plan(played: list, names: set, tables: list, old: str, new: str) -> 
     try:
         return {}, season.renaming(played, old, new)
     except season.BothPlayed as e:
-        where = next(t for t in tables if t.id == e.table_id)
-        return {"name": (_("%(a)s and %(b)s both played hand %(n)s on %(date)s: they are two people, so they "
-                           "can't be made one.", a=e.names[0], b=e.names[1], n=e.hand,
-                           date=format_date(where.created_at, "medium")) if e.hand is not None else
-                         _("%(a)s and %(b)s both sit at the table of %(date)s: they are two people, so they "
-                           "can't be made one.", a=e.names[0], b=e.names[1],
-                           date=format_date(where.created_at, "medium")))}, []
+        return {"name": _both_played(circle, e)}, []
 
 
-@bp.post("/c/<key>/paid")
-def paid(key):
+def _both_played(circle, e: season.BothPlayed) -> str:
+    where = next(t for t in store.circle_tables(circle.id) if t.id == e.table_id)
+    on = format_date(where.created_at, "medium")
+    if e.hand is not None:
+        return _("%(a)s and %(b)s both played hand %(n)s on %(date)s: they are two people, so they can't be made "
+                 "one.", a=isolated(e.names[0]), b=isolated(e.names[1]), n=e.hand, date=on)
+    return _("%(a)s and %(b)s both sit at the table of %(date)s: they are two people, so they can't be made one.",
+             a=isolated(e.names[0]), b=isolated(e.names[1]), date=on)
+
+
+# ---- money: paid lines and the pot ----
+
+@bp.post("/c/<circle_id>/paid")
+def paid(circle_id):
     """Mark a line of the season's settling up paid; one no longer owed (marked on another phone) is said."""
-    circle = load(key)
-    if circle is None or circle.role != store.SCORER:
-        abort(403)
     currency = request.form.get("currency", "")
-    everything = [e for _t, _n, e in evenings(circle.id)]
-    owed = season_settle(everything, store.paid_in_circle(circle.id), currency)
+    everything = [e.played for e in evenings(circle_id)]
+    owed = dict(season.owed(everything, store.paid_in_circle(circle_id))).get(currency)
     line = (request.form.get("payer", ""), request.form.get("payee", ""), digits(request.form.get("amount")))
     try:
-        if line not in {(t.payer, t.payee, t.amount) for t in owed.transfers}:
+        if owed is None or line not in {(t.payer, t.payee, t.amount) for t in owed.transfers}:
             raise store.AlreadyPaid()
-        store.mark_paid(*line, currency, circle_id=circle.id, token=request.form.get("token"),
+        store.mark_paid(*line, currency, circle_id=circle_id, token=request.form.get("token"),
                         seen=digits(request.form.get("seen")) or 0)
     except store.AlreadyPaid:
-        return redirect(url_for("circles.show", key=key, stale=1, _anchor=f"settle-{currency}"), 303)
-    return redirect(url_for("circles.show", key=key, _anchor=f"settle-{currency}"), 303)
+        return redirect(url_for("circles.show", circle_id=circle_id, stale=1, _anchor=f"settle-{currency}"), 303)
+    return redirect(url_for("circles.show", circle_id=circle_id, _anchor=f"settle-{currency}"), 303)
 
 
-@bp.post("/c/<key>/unpaid")
-def unpaid(key):
-    circle = load(key)
-    if circle is None or circle.role != store.SCORER:
-        abort(403)
-    store.unmark_paid(digits(request.form.get("payment")) or 0, circle_id=circle.id)
-    return redirect(url_for("circles.show", key=key), 303)
-
-
-MAX_NOTE = 80
+@bp.post("/c/<circle_id>/unpaid")
+def unpaid(circle_id):
+    """Take back a line marked paid."""
+    store.unmark_paid(digits(request.form.get("payment")) or 0, circle_id=circle_id)
+    return redirect(url_for("circles.show", circle_id=circle_id), 303)
 
 
 def pot_form_problems(form) -> tuple[dict, dict]:
@@ -414,113 +360,100 @@ def pot_form_problems(form) -> tuple[dict, dict]:
     return values, errors
 
 
-@bp.post("/c/<key>/pot")
-def pot(key):
+def rule_totals(circle) -> dict[str, int]:
+    """What the pot's rule brought, per currency (the pot holds it too: a withdrawal may take it)."""
+    by_rule = season.pot_by_rule([e.played for e in evenings(circle.id)], circle.pot_per_lost_hand)
+    return {c: sum(a for _l, a in people.values()) for c, people in by_rule.items()}
+
+
+@bp.post("/c/<circle_id>/pot")
+def pot(circle_id):
     """Put money into the circle's pot or take it out; a withdrawal beyond what it holds is refused at the amount."""
-    circle = load(key)
-    if circle is None or circle.role != store.SCORER:
-        abort(403)
+    circle = load_circle(circle_id)
     values, errors = pot_form_problems(request.form)
     if not errors:
         try:
             store.pot_add(circle.id, values["sign"] * values["amount"], values["currency"], values["note"],
                           values["who"], request.form.get("token"), rule_totals(circle).get(values["currency"], 0))
-            return redirect(url_for("circles.show", key=key, _anchor="pot"), 303)
+            return redirect(url_for("circles.show", circle_id=circle.id, _anchor="pot"), 303)
         except store.PotShort as e:
             errors["amount"] = _("The pot holds %(holds)s: it can't give out more than that (it is the table's cash, "
                                  "and a tin can't go below empty).", holds=money(e.holds, values["currency"]))
-    return show_page(circle, key, pot_errors=errors, status=400)
+    return render_page(circle, pot_errors=errors, keep_form=True, status=400)
 
 
-@bp.post("/c/<key>/pot/undo")
-def pot_undo(key):
-    circle = load(key)
-    if circle is None or circle.role != store.SCORER:
-        abort(403)
+@bp.post("/c/<circle_id>/pot/undo")
+def pot_undo(circle_id):
+    """Take back an entry of the pot, unless that would leave it below empty."""
+    circle = load_circle(circle_id)
     try:
         store.pot_undo(circle.id, digits(request.form.get("entry")) or 0, rule_totals(circle))
     except store.PotShort as e:
-        return show_page(circle, key, pot_errors={"undo": _(
+        return render_page(circle, pot_errors={"undo": _(
             "Taking that back would leave the pot below empty (it holds %(holds)s): take back the later withdrawal "
-            "first.", holds=money(e.holds, request.form.get("currency") or "CHF"))}, status=400)
-    return redirect(url_for("circles.show", key=key, _anchor="pot"), 303)
+            "first.", holds=money(e.holds, request.form.get("currency") or "CHF"))}, keep_form=True, status=400)
+    return redirect(url_for("circles.show", circle_id=circle.id, _anchor="pot"), 303)
 
 
-@bp.get("/c/<key>/live")
-def live(key):
-    """Answer a watching phone's poll of the circle: nothing (204) while nothing changed since the tag its page
-    shows, else the board (standings, chart, what is owed, the pot, the evenings) and the poll with its new tag."""
-    circle = load(key)
-    if circle is None:
-        return Response(status=286)  # htmx stops polling: this link was turned off (the page says so when reloaded)
-    if request.args.get("since") == circles.circle_tag(circle.id):
-        return Response(status=204)
-    body, _status = show_page(circle, key, template="circle/_poll.html")
-    response = Response(body)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+@bp.post("/c/<circle_id>/pot/rule")
+def pot_rule(circle_id):
+    """The table's rule for the pot: each hand lost by whoever took it on pays this much in (empty or 0: none)."""
+    circle = load_circle(circle_id)
+    text = (request.form.get("per_lost_hand") or "").strip()
+    try:
+        amount = amount_minor(text) if text not in ("", "0") else 0
+    except ValueError as e:
+        return render_page(circle, pot_errors={"rule": str(e)}, keep_form=True, status=400)
+    store.set_pot_rule(circle.id, amount)
+    return redirect(url_for("circles.show", circle_id=circle.id, _anchor="pot"), 303)
 
 
-@bp.get("/c/<key>/evenings")
-def all_evenings(key):
-    """Every evening of the circle, newest first: none is ever lost."""
-    circle = load(key)
-    if circle is None:
-        abort(410)
-    played = evenings(circle.id)
-    return render_template("circle/evenings.html", circle=circle, key=key, scorer=circle.role == store.SCORER,
-                           rows=evening_rows(played, circle.role == store.SCORER), shown=len(played))
+# ---- files ----
 
-
-@bp.get("/c/<key>/export.json")
-def export_json(key):
-    """The whole circle as one file: importing it restores the circle, its evenings, its marks and its pot."""
-    circle = load(key)
-    if circle is None:
-        abort(410)
+def _money_file(circle) -> None:
+    """Refuse a file holding the money to a watch link kept from it."""
     if not circle.shows_money():
-        return render_template("app/error.html", status=403, message=_(
-            "This circle keeps its money from the watch link, and its file holds the money: ask its scorer.")), 403
+        refuse(_("This circle keeps its money from the watch link, and its file holds the money: ask its scorer."))
+
+
+@bp.get("/c/<circle_id>/export.json")
+@viewer_ok
+def export_json(circle_id):
+    """The whole circle as one file: importing it restores the circle, its evenings, its marks and its pot."""
+    circle = load_circle(circle_id)
+    _money_file(circle)
     body = json.dumps(circle_file.circle_json(circle), ensure_ascii=False, indent=1)
     return Response(body, mimetype="application/json",
                     headers={"Content-Disposition": 'attachment; filename="circle.json"'})
 
 
-@bp.get("/c/<key>/export.csv")
-def export_csv(key):
+@bp.get("/c/<circle_id>/export.csv")
+@viewer_ok
+def export_csv(circle_id):
     """The season for a spreadsheet: one row per hand, with its evening's date and game, each person's score in
-    that game's unit and money in the evening's currency (the same dialect as a table's CSV: web/table/exports.py)."""
-    circle = load(key)
-    if circle is None:
-        abort(410)
-    if not circle.shows_money():
-        return render_template("app/error.html", status=403, message=_(
-            "This circle keeps its money from the watch link, and its file holds the money: ask its scorer.")), 403
-    tables = circles.circle_tables(circle.id)
+    that game's unit and money in the evening's currency (the table's CSV dialect: web/spreadsheet.py)."""
+    circle = load_circle(circle_id)
+    _money_file(circle)
+    tables = store.circle_tables(circle.id)
     built = [(t, evening.build(Setup.of(t), store.list_hands(t.id))) for t in tables]
     people = list(dict.fromkeys(season.person(p) for _t, e in built for p in e.players))
     spelled = {season.person(p): p for _t, e in built for p in e.players}
     currencies = sorted({t.currency for t in tables})
-    dialect = spreadsheet_dialect(locale_id())
-    out = io.StringIO()
-    out.write("\ufeff")
-    w = csv.writer(out, delimiter=dialect.delimiter)
-    w.writerow([as_text(_("Date")), as_text(_("Game")), as_text(_("Hand")), as_text(_("Dealer")), as_text(_("What"))]
-               + [as_text(spelled[p]) for p in people]
-               + [as_text(f"{spelled[p]} ({c})") for c in currencies for p in people])
+    sheet = Sheet(locale_id())
+    sheet.row([as_text(_("Date")), as_text(_("Game")), as_text(_("Hand")), as_text(_("Dealer")), as_text(_("What"))]
+              + [as_text(spelled[p]) for p in people]
+              + [as_text(f"{spelled[p]} ({c})") for c in currencies for p in people])
     for table, e in built:
         when = format_date(table.created_at, "short")
         by_person = {season.person(p): p for p in e.players}
         for r in e.rows:
-            units = [dialect.number(r.scores[by_person[p]]) if p in by_person and by_person[p] in r.scores else ""
-                     for p in people]
-            money_cells = [dialect.number(decimal(r.payouts[by_person[p]]))
-                           if c == table.currency and p in by_person and by_person[p] in r.payouts else ""
-                           for c in currencies for p in people]
-            w.writerow([when, as_text(_(e.game.name)), r.index, as_text(r.dealer),
-                        as_text(say(r.summary) if r.summary else "")] + units + money_cells)
-    return Response(out.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": 'attachment; filename="circle.csv"'})
+            mine = [by_person.get(p) for p in people]
+            sheet.row([when, as_text(_(e.game.name)), r.index, as_text(r.dealer),
+                       as_text(say(r.summary) if r.summary else "")]
+                      + [sheet.number(r.scores[p]) if p in r.scores else "" for p in mine]
+                      + [sheet.money(r.payouts[p]) if c == table.currency and p in r.payouts else ""
+                         for c in currencies for p in mine])
+    return sheet.answer("circle.csv")
 
 
 @bp.route("/circles/import", methods=["GET", "POST"])
@@ -530,23 +463,8 @@ def import_circle():
     if request.method == "POST":
         try:
             data = read_upload(request.files.get("file"), _("Choose a circle's JSON export (at most 2 MB)."))
-            key = circles.import_circle(*circle_file.parse_circle(data))
-            return redirect(url_for("circles.show", key=key), 303)
+            key = store.import_circle(*circle_file.parse_circle(data))
+            return redirect(url_for("circles.show", circle_id=key), 303)
         except BadImport as e:
             message = str(e)
     return render_template("circle/import.html", message=message), 400 if message else 200
-
-
-@bp.post("/c/<key>/pot/rule")
-def pot_rule(key):
-    """The table's rule for the pot: each hand lost by whoever took it on pays this much in (empty or 0: none)."""
-    circle = load(key)
-    if circle is None or circle.role != store.SCORER:
-        abort(403)
-    text = (request.form.get("per_lost_hand") or "").strip()
-    try:
-        amount = amount_minor(text) if text not in ("", "0") else 0
-    except ValueError as e:
-        return show_page(circle, key, pot_errors={"rule": str(e)}, status=400)
-    circles.set_pot_rule(circle.id, amount)
-    return redirect(url_for("circles.show", key=key, _anchor="pot"), 303)

@@ -23,6 +23,7 @@ COUNTING_OPTIONS = ("honour_trump",)  # the house rules that change a card's val
 
 @bp.get("/count")
 def count_start():
+    """The counting page: choose a game and how to count its pile."""
     return redirect(url_for("counting.count", game_id=next(iter(counting_games()))))
 
 

@@ -2,10 +2,10 @@
 evening in numbers opened (the views; the protocol they speak is web/scoreboard.py's)."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, render_template
+from flask import Blueprint, render_template
 
 from ..access import load, polled, viewer_ok
-from ..scoreboard import shown_version, answer_page, etag, only_added, parts
+from ..scoreboard import answer_page, answer_poll, etag, only_added, parts, shown_version
 
 bp = Blueprint("live", __name__)
 
@@ -27,17 +27,17 @@ def board_region(table_id):
     An idle poll reads the database once: the table, read with the key (web/access.py), has the version to compare.
     """
     table, _game = load(table_id)
-    shown = shown_version()
-    if shown == table.version:
-        response = Response(status=304)
-    else:
-        shown_parts = parts(table)
-        table = shown_parts["table"]
+    shown_parts = {}
+
+    def board():
+        shown_parts.update(parts(table))
         # only hands added since the phone's version: their rows alone, on top of its list (table/_board.html's switch)
-        count = only_added(table, shown_parts["b"], shown)
-        response = Response(render_template("table/_board.html", added=count, **shown_parts))
-    response.set_etag(etag(table.version))
-    response.headers["Cache-Control"] = "no-store"  # the poll sends If-None-Match itself; no browser cache
+        count = only_added(shown_parts["table"], shown_parts["b"], shown_version())
+        return render_template("table/_board.html", added=count, **shown_parts)
+
+    response = answer_poll(table.version, board)
+    if shown_parts and shown_parts["table"].version != table.version:  # saved meanwhile: the board shows the newer
+        response.set_etag(etag(shown_parts["table"].version))
     return response
 
 

@@ -28,6 +28,7 @@ def open_lines(table, e) -> tuple[settle.Settlement, list]:
 @bp.get("/t/<table_id>/settle")
 @viewer_ok
 def show(table_id):
+    """Settling up: who pays whom, in the fewest payments, and the lines marked paid."""
     table, game = load(table_id)
     e = evening.build(Setup.of(table), store.list_hands(table.id), range(0))  # no sentences: settling shows none
     remaining, paid = open_lines(table, e)

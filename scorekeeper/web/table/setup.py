@@ -13,7 +13,6 @@ from wtforms import Form
 
 from ... import store
 from ...engine.games import all_games, resolve_rules
-from ...store import circles
 from ...engine.evening import seated
 from ..bounds import MAX_NAME
 from ..seating_check import check_seating, tidy
@@ -26,11 +25,13 @@ bp = Blueprint("setup", __name__)
 
 @bp.get("/tables/new")
 def choose_game():
+    """Choose the game of a new table."""
     return render_template("table/games.html", games=all_games().values())
 
 
 @bp.route("/tables/new/<game_id>", methods=["GET", "POST"])
 def new_table(game_id):
+    """Open a table: players, first dealer, house rules and stake."""
     game = all_games().get(game_id) or abort(404)
     shown = min(game.max_players, max(game.min_players, game.shown_players or game.min_players))
     form = table_form_class(game, shown)()
@@ -39,7 +40,7 @@ def new_table(game_id):
     if request.method == "POST":
         settings = form.check()
         if settings is not None:
-            circle = circles.find_circle(request.args.get("circle", ""))  # opened from a circle: one of its evenings
+            circle = store.find_circle(request.args.get("circle", ""))  # opened from a circle: one of its evenings
             in_circle = circle is not None and circle.active and circle.role == store.SCORER
             table = store.create_table(game.id, **settings, circle_id=circle.id if in_circle else None)
             return redirect(url_for("tables.show", table_id=table.id), 303)
@@ -60,6 +61,7 @@ def rules_form(game, rules: dict, formdata=None):
 
 @bp.route("/t/<table_id>/setup", methods=["GET", "POST"])
 def change(table_id):
+    """Change the table from the next hand on: who plays, the stake, the house rules."""
     table, game = load(table_id)
     errors, values = {}, {}
     allowed = game.players_allowed(resolve_rules(game, table.rules))

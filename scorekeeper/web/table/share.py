@@ -12,6 +12,7 @@ bp = Blueprint("share", __name__)
 @bp.get("/t/<table_id>/share")
 @viewer_ok
 def share(table_id):
+    """The table's links with their QR codes: to watch, and (for the scorer) to score."""
     table, game = load(table_id)
     keys = store.share_links(table.id)
     shown = [(store.VIEWER, external("live.view", table_id=keys[store.VIEWER]))]
@@ -25,6 +26,7 @@ def share(table_id):
 @bp.post("/t/<table_id>/share/scorer")
 @creator_only
 def rotate(table_id):
+    """Turn the table's scorer link off and make a new one (its creator alone)."""
     table, _game = load(table_id)
     store.new_scorer_link(table.id)
     return redirect(url_for("share.share", table_id=table.id, rotated=1), 303)

@@ -70,6 +70,7 @@ def said(b) -> tuple | None:
 @bp.get("/t/<table_id>")
 @watched_at("live.view")
 def show(table_id):
+    """The scorer's page: the scoreboard and the next hand's form."""
     table, game = load(table_id)
     return scoreboard.answer_page(table, lambda: page(table, game, next_form(table, game, scoreboard.current(table)[1])))
 
@@ -129,6 +130,7 @@ def form_only():
 
 @bp.post("/t/<table_id>/hands")
 def add(table_id):
+    """Save a hand (or preview it): scored, stored once, answered with what changed."""
     table, game = load(table_id)
     form = hand_form.posted_form(game, table, request.form)
     aid = count_aid.start(game, table, request.form)
@@ -213,6 +215,7 @@ def counted(form, game, table, aid) -> dict | None:
 
 @bp.route(f"/t/<table_id>/hands/{HAND}", methods=["GET", "POST"])
 def edit(table_id, number):
+    """Correct a past hand: its form filled in, saved in place; later hands are scored again."""
     table, game, hand = load_hand(table_id, number)
     message = preview = engine_error = None
     try:
@@ -260,6 +263,7 @@ def edit(table_id, number):
 
 @bp.post(f"/t/<table_id>/hands/{HAND}/delete")
 def delete(table_id, number):
+    """Delete a hand (the table's last change may be undone)."""
     table, game = load(table_id)
     token = request.form.get("token") or None
     try:
@@ -279,6 +283,7 @@ def delete(table_id, number):
 
 @bp.post("/t/<table_id>/undo")
 def undo(table_id):
+    """Undo the table's last change (a hand saved, edited or deleted), once."""
     table, game = load(table_id)
     try:
         store.undo(table.id, request.form.get("token") or None, rename=game.rename,
