@@ -8,6 +8,14 @@
   if ("serviceWorker" in navigator && window.isSecureContext) {
     navigator.serviceWorker.register("/sw.js", { updateViaCache: "none" }).catch(function () { /* online only */ });
   }
+  // This phone's list of tables and its copies of their pages live in the browser's storage, which a browser may
+  // clear when it runs short (Safari after a week unused): once a table is open here, ask it to keep them. Chrome
+  // decides by itself and says nothing; Firefox asks the player once.
+  if (navigator.storage && navigator.storage.persist && /^\/[tv]\/[^/]+$/.test(location.pathname)) {
+    navigator.storage.persisted().then(function (kept) {
+      if (!kept) { return navigator.storage.persist(); }
+    }).catch(function () { /* kept as long as the browser keeps it */ });
+  }
 
   // The phone's copy of this table page follows what the page shows: once a poll or a Save brought a new version and
   // the page has been still for a few seconds (a burst of saves is one fetch), or when the page is left, the worker
