@@ -60,10 +60,11 @@ def main() -> None:
         page = client.get(url).get_data(as_text=True)
         first = (time.perf_counter() - began) * 1000
         page_ms, page = timed(client, url)
-        poll = re.search(r'<div id="circle-live" hx-get="([^"]+)"', page).group(1).replace("&amp;", "&")
+        live = re.search(r'<div id="live" class="live" hx-get="([^"]+)"[^>]*data-etag=\'([^\']+)\'', page)
+        poll, tag = live.group(1).replace("&amp;", "&"), live.group(2)
         last = re.findall(r'href="(/t/[^"]+)">', page)[0]  # the newest evening, by its scorer link
         client.post(last + "/hands", data={"partner": "Cla", "side": "first", "points": "40", "token": f"s{evenings}"})
-        changed = client.get(poll).get_data()
+        changed = client.get(poll, headers={"If-None-Match": tag}).get_data()
         began = time.perf_counter()
         client.get(url)
         after = (time.perf_counter() - began) * 1000

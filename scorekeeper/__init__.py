@@ -7,12 +7,14 @@ from pathlib import Path
 
 from flask import Flask, g
 
+from . import store
+from .paths import resource
+
 LANGUAGES = ("en", "de", "fr", "it", "rm")  # shipped translations (scorekeeper/translations)
 
 
 def create_app(test_config: dict | None = None) -> Flask:
     """Create and configure the app: defaults, then instance config and environment, then tests."""
-    from .paths import resource
     # INSTANCE_PATH: where the database, secret key and config.py live (a container's volume); Flask's default
     # is instance/ in a checkout, <venv>/var/scorekeeper-instance for an installed package.
     app = Flask(__name__, instance_relative_config=True, instance_path=_instance_path(),
@@ -83,7 +85,6 @@ def create_app(test_config: dict | None = None) -> Flask:
         if g.get("csrf_valid") and app.config["WTF_CSRF_TIME_LIMIT"] is None:
             setattr(g, app.config["WTF_CSRF_FIELD_NAME"], csrf._get_csrf_token())
 
-    from . import store
     from .web import access, api, health, home, limits, precompressed, pwa, rules, site, templating
     from .web.circle import circles
     from .web.count import counting

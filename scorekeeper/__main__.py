@@ -3,6 +3,15 @@ from __future__ import annotations
 
 import sys
 
+from . import create_app
+from .backup import main as backup
+from .engine.cards import parse_pile
+from .engine.errors import ScoreError
+from .engine.games import count_pile, get_game, resolve_rules
+from .engine.text import fmt_points
+from .serve import main as serve
+from .store.db import Unusable
+
 USAGE = """usage:
   python -m scorekeeper serve [--server gunicorn|waitress]
                                              serve the app (HOST, PORT, WORKERS from the environment)
@@ -24,10 +33,8 @@ def main(argv: list[str]) -> int:
     if command == "init-db":
         return init_db()
     if command == "backup":
-        from .backup import main as backup
         return backup(args)
     if command == "serve":
-        from .serve import main as serve
         return serve(args)
     print(USAGE, file=sys.stderr)
     return 2
@@ -35,11 +42,6 @@ def main(argv: list[str]) -> int:
 
 def count(args: list[str]) -> int:
     """Print a pile's points and working; exit 2 with the message for bad cards or games."""
-    from .engine.cards import parse_pile
-    from .engine.errors import ScoreError
-    from .engine.games import count_pile, get_game, resolve_rules
-    from .engine.text import fmt_points
-
     if not args:
         print("usage: python -m scorekeeper count GAME CARD...", file=sys.stderr)
         return 2
@@ -63,8 +65,6 @@ def count(args: list[str]) -> int:
 
 def init_db() -> int:
     """Create or upgrade the database (create_app runs the migrations; this only starts it once)."""
-    from . import create_app
-    from .store.db import Unusable
     try:
         create_app()
     except Unusable as e:

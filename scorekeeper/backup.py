@@ -27,6 +27,9 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
+from . import create_app
+from .store.db import Unusable
+
 KEEP = 14  # two weeks of daily backups
 USAGE = "usage: python -m scorekeeper backup DEST_DIR [--keep N]"
 SUFFIX = {"sqlite": ".sqlite", "postgresql": ".dump"}
@@ -104,8 +107,6 @@ def database_url():
     The app is opened without migrating (AUTO_MIGRATE off): a backup taken before an upgrade must be of the
     database as it was. A SECRET_KEY is given so that opening it never writes instance/secret_key (as another
     user than the app's, e.g. root's timer, it would be a file the app can't read)."""
-    from . import create_app
-    from .store.db import Unusable
     try:
         app = create_app({"SECRET_KEY": "not-used-by-backup", "AUTO_MIGRATE": False})
     except Unusable as e:

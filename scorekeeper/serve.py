@@ -14,6 +14,11 @@ import sys
 import time
 from dataclasses import dataclass
 
+from . import create_app
+from .store.db import Unusable
+from .web.site import TOO_LARGE
+from .web.startup import warm
+
 THREADS = 2  # per gunicorn worker: one answers while the other waits on the disk or a phone (docs/deploy.md)
 # Connections held open at once. A room's phones keep theirs open between requests (a browser keeps up to 6 per
 # site, quiet, for minutes), and a server that has reached its limit takes no new one until a quiet one is closed:
@@ -122,9 +127,6 @@ def _app(chosen: Settings):
     """Open the app with the settings the pages need (the LAN address and its QR come from HOST and PORT), warmed:
     what its first requests would do once is done now (web/startup.py). In the process that serves it, and first in
     gunicorn's master, whose work its workers inherit."""
-    from . import create_app
-    from .store.db import Unusable
-    from .web.startup import warm
     try:
         app = create_app({"SERVE_HOST": chosen.host, "SERVE_PORT": str(chosen.port)})
     except Unusable as e:
@@ -167,8 +169,6 @@ def _app_answers_too_large(app, **kw):
     from waitress.channel import HTTPChannel
     from waitress.task import ErrorTask, WSGITask
     from waitress.utilities import RequestEntityTooLarge
-
-    from .web.site import TOO_LARGE
 
     class TooLarge(WSGITask):
         def get_environment(self):

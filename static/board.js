@@ -32,11 +32,9 @@
   }, true);
 })();
 
-// htmx's state changes carry the CSRF token in a header (every form also posts it); a GET, such as the
-// scoreboard's poll every 2 s, carries nothing: the token's 100 bytes a poll add up on a metered phone.
+// What the board's requests say: the version shown (the poll's If-None-Match, a Save's X-Board) and whether the
+// evening in numbers is open.
 document.addEventListener("htmx:configRequest", function (e) {
-  var meta = document.querySelector('meta[name="csrf-token"]');
-  if (meta && e.detail.verb !== "get") { e.detail.headers["X-CSRFToken"] = meta.content; }
   var live = document.getElementById("live"), numbers = document.getElementById("numbers");
   if (numbers && numbers.open && (e.detail.elt === live || e.detail.elt.id === "hand-form")) {
     e.detail.headers["X-Numbers"] = "open";  // the answer then brings them too; closed, they wait until opened
@@ -57,23 +55,4 @@ document.addEventListener("htmx:afterRequest", function (e) {
   var live = document.getElementById("live"), xhr = e.detail.xhr;
   var tag = xhr && xhr.status === 200 && xhr.getResponseHeader("ETag");
   if (live && tag && (e.detail.elt === live || e.detail.elt.id === "hand-form")) { live.dataset.etag = tag; }
-});
-
-// What matters once the page is in use (the outbox and its list, the worker's registration, the hand form, sharing,
-// the screen kept on: app/base.html's <template id="later">, a page's own among them) comes after
-// the page has loaded, fetched at once and run in its order: on a weak signal, what the page needs first comes
-// first. <html data-later="coming">, then "ran" once the last has run (or could not come).
-document.documentElement.dataset.later = "coming";
-window.addEventListener("load", function () {
-  setTimeout(function () {  // after the load event, not within it
-    var later = document.getElementById("later"), last = null;
-    (later ? later.content.querySelectorAll("script[src]") : []).forEach(function (s) {
-      last = document.createElement("script");
-      last.src = s.getAttribute("src");
-      last.async = false;  // in order
-      document.head.appendChild(last);
-    });
-    var ran = function () { document.documentElement.dataset.later = "ran"; };
-    if (last) { last.onload = last.onerror = ran; } else { ran(); }
-  }, 0);
 });

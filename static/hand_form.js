@@ -68,8 +68,11 @@
     if (!form || form.id !== "hand-form" || !t.closest("#count-aid") || !(t.name === "card" || /^c_/.test(t.name))) { return; }
     var counted = form.querySelector("input[name=counted]");
     if (!counted) { return; }
-    var parts = counted.value.split(":");  // field : points : what they were counted from (cards or classes)
+    var parts = counted.value.split(":");  // field : points : what they were counted from (cards or classes) : whose
     if (parts[2] !== (t.name === "card" ? "cards" : "classes")) { return; }  // the other way: the server says "not both"
+    // a pile being tapped for another player (or side) leaves the points the last count filled: they are that pile's
+    var whose = form.querySelector("#count-aid input[name=count_of]:checked");
+    if (whose && parts[3] && whose.value !== parts[3]) { return; }
     var field = form.querySelector("[name='" + parts[0].replace(/'/g, "") + "']");
     if (field && field.value === parts[1]) { field.value = ""; }
     counted.remove();

@@ -76,7 +76,7 @@ def live_server(sqlite_url):
     server.shutdown()
 
 
-# ran, or never will: no #later on this page, or no script runs on it (JavaScript off: static/board.js never said
+# ran, or never will: no #later on this page, or no script runs on it (JavaScript off: static/page.js never said
 # they were coming)
 LATER_RAN = ("() => !document.getElementById('later') || document.documentElement.dataset.later === 'ran'"
              " || (document.readyState === 'complete' && !document.documentElement.dataset.later)")
@@ -91,7 +91,7 @@ def in_use(page):
 @pytest.fixture(scope="session", autouse=True)
 def pages_used_once_their_later_scripts_ran():
     """A page a browser test opens (goto, reload) is used once its later scripts have run (app/base.html's #later,
-    fetched after the load event: static/board.js), as a player's page is, a moment after it has loaded: the test
+    fetched after the load event: static/page.js), as a player's page is, a moment after it has loaded: the test
     waits on that state, not on Playwright's load event alone."""
     try:
         from playwright.sync_api import Page

@@ -304,3 +304,32 @@ def test_the_pages_swap_lists_are_the_declared_regions_and_each_region_is_on_the
         "live": scoreboard.select_oob("circle")}
     assert set(scoreboard.REGIONS["circle"]) <= set(re.findall(r'\sid="([^"]+)"', page))
     assert set(scoreboard.REGIONS) == {"poll", "save", "circle"}  # a new kind of answer: check its page here
+
+
+def test_a_page_says_it_uses_htmx_and_its_markup_agrees(client):
+    """htmx (15 KB) and the board's script come where a page says it uses them (`uses_htmx`, `live_board`: an
+    explicit flag, not a search of the page's text); every page whose markup has hx- attributes says so, and no
+    page without them loads htmx."""
+    import re
+
+    r = client.post("/tables/new/troccas", data={"players-0": "Anna", "players-1": "Ben", "players-2": "Cla",
+                                                 "players-3": "Zoë", "first_dealer": "0", "stake": "0.05",
+                                                 "currency": "CHF"})
+    table = r.headers["Location"]
+    assert client.post(table + "/hands", data={"partner": "Cla", "side": "first", "points": "40",
+                                               "token": "hx"}).status_code == 303
+    watch = re.search(r'/v/[\w-]+', client.get(table + "/share").get_data(as_text=True)).group(0)
+    circle = client.post("/circles/new", data={"name": "Krone"}).headers["Location"]
+    pages = ["/", "/rules", "/rules/troccas", "/count/troccas", "/count/troccas/classes",
+             "/count/troccas/groups", "/tables/new", "/tables/new/troccas", "/tables/import", table, watch,
+             table + "/history", table + "/hands/1", table + "/settle", table + "/setup", table + "/share",
+             circle, circle + "/share", circle + "/evenings", "/circles/new", "/circles/import"]
+    boards = {table, watch, circle}
+    for url in pages:
+        r = client.get(url)
+        assert r.status_code == 200, url
+        page = r.get_data(as_text=True)
+        main = page.split("<main>", 1)[1]
+        assert (" hx-" in main) == ("htmx-2" in page), url
+        assert ("board.js" in page) == (url in boards), url
+        assert "page.js" in page, url

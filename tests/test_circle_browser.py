@@ -159,3 +159,30 @@ def test_no_evening_is_lost_when_a_phone_forgets(browser, live_server, tmp_path)
     expect(third.locator("#my-tables li")).to_have_count(2, timeout=WAIT)
     third.locator("#my-tables a").first.click()  # and it opens
     expect(third.locator("#hand-form")).to_be_visible(timeout=WAIT)
+
+
+def test_the_circle_page_at_200_percent_text_reads_like_the_table_page(page, live_server):
+    """Issue 36: WCAG's reflow, as tests/test_long_evening_browser.py checks a table's pages: a 390 px phone with
+    its text at 200% lays out as a 195 px one. The circle's page (standings, the season's settling up with the pot's
+    rule, the pot, the forms) needs no sideways scroll, and no amount of money is cut."""
+    page.goto(live_server + "/circles/new")
+    page.fill("input[name=name]", "Donnerstagsrunde im Gasthaus Krone")
+    page.get_by_role("button", name="Start the circle").click()
+    circle = page.url
+    open_evening(page, "Troccas", ["Annemarie", "Bernhard", "Claudia", "Zoë-Valentina"], "0.05")
+    choose(page, "Annemarie plays with", "Claudia")
+    page.fill("input[name=points]", "30")  # Annemarie & Claudia −6 units each (30 − 36, docs/rules.md §1)
+    save(page)
+    page.goto(circle)
+    page.fill("input[name=per_lost_hand]", "0.50")
+    page.get_by_role("button", name="Keep this rule").click()
+    page.set_viewport_size({"width": 195, "height": 422})
+    page.goto(circle)
+    expect(page.locator("#circle-board")).to_be_visible(timeout=WAIT)
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    page.screenshot(path=f"{SHOTS}/circle-200-percent.png", full_page=True)
+    assert wide <= 195, wide
+    cut = page.evaluate("""() => [...document.querySelectorAll('#circle-board td, #circle-board .amount')]
+      .filter(e => e.getClientRects().length && e.scrollWidth > e.clientWidth + 1)
+      .map(e => e.textContent.trim())""")
+    assert not cut, cut  # an amount wider than its cell is cut

@@ -445,8 +445,8 @@ def test_a_circles_csv_has_a_row_per_hand_with_its_evening(client):
     (lambda d: d.update(name=""), "The circle's name in the file is missing or not valid."),
     (lambda d: d["evenings"][1]["hands"][0]["hand"].update(points=99), "Evening 2: Hand 1:"),
     (lambda d: d["pot"][0].update(amount=-500), "The file's pot goes below empty"),
-    (lambda d: d["evenings"][0]["paid"][0].update(amount="20"), "An amount in the file's paid lines or pot"),
-    (lambda d: d["evenings"][0]["paid"][0].update(payer="B\u200bn"), "A name in the file's paid lines or pot"),
+    (lambda d: d["paid"][0].update(amount="20"), "An amount in the file's paid lines or pot"),
+    (lambda d: d["paid"][0].update(payer="B\u200bn"), "A name in the file's paid lines or pot"),
 ])
 def test_a_bad_circle_file_is_refused_with_a_sentence_and_nothing_stored(client, change, says):
     circle, _line = season_with_everything(client)
@@ -524,3 +524,27 @@ def test_the_lists_qr_code_is_only_of_this_sites_take_link_and_needs_no_token(cl
     answer = csrf_app.test_client().post("/qr", data={"url": "http://localhost/take#x"})
     assert answer.status_code == 200 and "Set-Cookie" not in answer.headers
     assert client.get("/take").status_code == 200
+
+
+def test_an_evening_names_its_circle_on_every_page_and_a_watcher_reaches_its_watch_page(app, client):
+    """Issue 36: an evening opened from a circle says so on each of its pages, one tap from the season: the scorer's
+    pages link to the circle's scorer page, the watch page to the circle's watch page; and it no longer offers to
+    start a circle (a table belongs to one)."""
+    circle = new_circle(client, "Krone")
+    url = open_evening(client, circle)
+    hand(client, url, 40, "c1")
+    with app.app_context():
+        circle_id = store.find_circle(circle.rsplit("/", 1)[1]).id
+        watch_circle = store.share_links(circle_id, store.CIRCLE)[store.VIEWER]
+    watch = re.search(r'/v/[\w-]+', client.get(url + "/share").get_data(as_text=True)).group(0)
+    link = re.compile(r'<p class="in-circle"><a class="nav-link" href="([^"]+)">An evening of the circle '
+                      'Krone')
+    for page in (url, url + "/settle", url + "/history", url + "/setup"):
+        body = client.get(page).get_data(as_text=True)
+        assert link.search(body).group(1) == circle, page
+    body = client.get(watch).get_data(as_text=True)
+    assert link.search(body).group(1) == f"/c/{watch_circle}"
+    assert "start a circle" not in client.get(url).get_data(as_text=True)
+    alone = client.post("/tables/new/troccas", data=TROCCAS).headers["Location"]
+    body = client.get(alone).get_data(as_text=True)
+    assert "start a circle" in body and 'class="in-circle"' not in body

@@ -328,19 +328,21 @@ def test_fft_example_5_counts_87_not_86_and_a_half():
 def test_half_points_at_four_players_need_the_excuse_to_change_sides():
     # 4 players: the attack's pile is 6 + 4k cards, an even number, so its points are whole. Only the Excuse
     # played to the last trick and changing sides without exchange (house rule excuse_last_trick) moves one card.
-    result = score(P4, hand("garde", 40.5, 2), rules())
+    result = score(P4, hand("garde", 40.5, 2), rules(excuse_last_trick="trick_winner"))
     assert len(result.warnings) == 1
     # the rule in the words of the rules page and the table form, not its keys excuse_last_trick "changes_side"
     assert str(result.warnings[0]) == (
         "40.5 points with 2 oudlers happen only if the Excuse played to the last trick changed sides (house rule "
         "“Excuse in the last trick”: “it changes side”); at this table it goes to the trick's winner.")
-    assert score(P4, hand("garde", 40.5, 2), rules(excuse_last_trick="changes_side")).warnings == ()
-    assert score(P3, hand("garde", 40.5, 2), rules()).warnings == ()  # 3 players: 6 + 3k cards, odd or even
+    # docs/rules.md §6: the FFT default, the Excuse changes side, makes 40.5 at 4 players an ordinary hand
+    assert rules()["excuse_last_trick"] == "changes_side"
+    assert score(P4, hand("garde", 40.5, 2), rules()).warnings == ()
+    assert score(P3, hand("garde", 40.5, 2), rules(excuse_last_trick="trick_winner")).warnings == ()  # 6 + 3k cards
 
 
 def test_one_oudler_is_said_in_the_singular():
     # 50.5 with 1 oudler at 4 players: the Excuse changed sides (warned), the taker needs 51 (docs/rules.md §6)
-    result = score(P4, hand("garde", 50.5, 1), rules())
+    result = score(P4, hand("garde", 50.5, 1), rules(excuse_last_trick="trick_winner"))
     assert str(result.explanation[0]) == "Attack 50.5 points with 1 oudler, defence 40.5: the taker needs 51."
     assert str(result.warnings[0]).startswith("50.5 points with 1 oudler happen only if")
     assert str(score(P4, hand("garde", 50.5, 2), rules()).explanation[0]).startswith("Attack 50.5 points with 2 oudlers,")

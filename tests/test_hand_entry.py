@@ -136,7 +136,7 @@ def test_a_count_made_again_replaces_the_points_the_last_count_filled(client):
     page = client.post(url + "/hands", data={"partner": "Nobody", "count_of": "first", "card": ["SW-K", "BA-K", "T5"], "token": "c1",
                                              "action": "save"}).get_data(as_text=True)
     counted = re.search(r'name="counted" value="([^"]+)"', page).group(1)
-    assert counted == "points:9:cards" and re.search(r'name="points"[^>]*value="9"', page)
+    assert counted == "points:9:cards:first" and re.search(r'name="points"[^>]*value="9"', page)
     # a king more, the counted 9 posted back as it was: counted again, SW-K BA-K CU-K T5 one group of 4, 16 − 3 = 13
     r = client.post(url + "/hands", data={"partner": "Cla", "count_of": "first", "points": "9", "counted": counted,
                                           "card": ["SW-K", "BA-K", "CU-K", "T5"], "token": "c1", "action": "save"})
@@ -146,18 +146,18 @@ def test_a_count_made_again_replaces_the_points_the_last_count_filled(client):
 
 def test_points_typed_over_a_count_win(client):
     url = open_table(client, "troccas", TROCCAS)
-    r = client.post(url + "/hands", data={"partner": "Cla", "count_of": "first", "points": "40", "counted": "points:9:cards",
+    r = client.post(url + "/hands", data={"partner": "Cla", "count_of": "first", "points": "40", "counted": "points:9:cards:first",
                                           "card": ["SW-K", "BA-K", "CU-K", "T5"], "token": "c2", "action": "save"})
     assert r.status_code == 303
     assert "40 points" in client.get(url).get_data(as_text=True)  # typed, not the 13 the cards count
 
 
 def test_cards_tapped_after_a_count_by_classes_leave_that_count_alone(client):
-    # counted by class (points:13:classes), then a card tapped: the pile would be both, which is never counted;
+    # counted by class (points:13:classes:first), then a card tapped: the pile would be both, which is never counted;
     # the points the class count filled stand, as typed points do
     url = open_table(client, "troccas", TROCCAS)
     r = client.post(url + "/hands", data={"partner": "Cla", "count_of": "first", "points": "13",
-                                          "counted": "points:13:classes", "c_kings": "3", "c_others": "1",
+                                          "counted": "points:13:classes:first", "c_kings": "3", "c_others": "1",
                                           "card": ["T5"], "token": "c3", "action": "save"})
     assert r.status_code == 303
     assert "13 points" in client.get(url).get_data(as_text=True)

@@ -222,3 +222,24 @@ def test_the_cards_to_tap_come_when_the_count_is_opened(page, live_server):
     page.get_by_text("Count the cards instead").click()
     # Troccas is played with the whole 78-card deck (CARDS.md: 78 cards for Troccas; docs/rules.md §1), every card a tile to tap
     expect(page.locator("#count-aid input[name=card]")).to_have_count(78, timeout=WAIT)
+
+
+def test_a_second_pile_counted_keeps_the_first_piles_points(page, live_server):
+    """Issue 41, item 4: counting Beat's pile after Anna's no longer empties the points Anna's count filled."""
+    open_table(page, live_server, "scarto", ["Anna", "Beat", "Carla"])
+    page.get_by_text("Count the cards instead").click()
+    page.locator("details.tap-cards > summary").click()
+    choose(page, "Whose cards", "Anna")
+    for card in ("SW-K", "CU-Q", "T5"):
+        page.locator(f"label.card:has(input[value='{card}'])").click()
+    page.get_by_role("button", name="Count these cards").click()
+    # SW-K CU-Q T5: one group of three, 5 + 4 + 1 − 2 = 8 (docs/rules.md §2)
+    expect(page.locator("input[name=pp0]")).to_have_value("8", timeout=WAIT)
+    choose(page, "Whose cards", "Beat")
+    for card in ("SW-K", "CU-Q", "T5", "BA-K", "T6", "T7"):  # Anna's cards off, Beat's on
+        page.locator(f"label.card:has(input[value='{card}'])").click()
+    expect(page.locator("input[name=pp0]")).to_have_value("8")  # not emptied by Beat's taps
+    page.get_by_role("button", name="Count these cards").click()
+    # BA-K T6 T7: 5 + 1 + 1 − 2 = 5
+    expect(page.locator("input[name=pp1]")).to_have_value("5", timeout=WAIT)
+    expect(page.locator("input[name=pp0]")).to_have_value("8")

@@ -371,9 +371,9 @@ def test_money_keeps_a_space_between_the_currency_and_the_number(app):
 
 
 def test_french_tarot_in_french_names_the_rule_in_words_and_says_one_bout(client):
-    url = open_table(client, "french_tarot", FRENCH_TAROT, "fr")
+    url = open_table(client, "french_tarot", {**FRENCH_TAROT, "rule_excuse_last_trick": "trick_winner"}, "fr")
     # garde, 50.5 with 1 oudler at 4 players: a half point only if the Excuse of the last trick changed sides, which
-    # this table's rule doesn't do (a warning); 51 needed (docs/rules.md §6)
+    # this table's house rule doesn't do (a warning; the FFT default does); 51 needed (docs/rules.md §6)
     hand = {"taker": "Anna", "contract": "garde", "side": "attack", "points": "50,5", "oudlers": "1"}
     html = client.post(url + "/preview", data=hand).get_data(as_text=True)
     assert "Attaque 50,5 points avec 1 bout, défense 40,5" in html

@@ -706,5 +706,8 @@ def test_the_cards_to_tap_open_offline_and_a_tapped_hand_is_counted_when_it_is_s
     save_offline(anna)  # the points left empty: Save counts the tapped cards when the hand is sent
     anna.context.set_offline(False)
     expect(anna.locator("#waiting li")).to_have_count(0, timeout=WAIT)
+    # the tapped cards are the hand's (issue 41: as the API takes them, so the engine counts and checks them):
     # SW-K, CU-Q, BA-J, T5: one group of four, 5 + 4 + 2 + 1 = 12 - 3 = 9 (docs/rules.md §1), as test_tables counts
-    assert points_on_server(anna, table) == [9]
+    [hand] = [h["hand"] for h in anna.request.get(table + "/export.json").json()["hands"]]
+    assert sorted(hand["cards"]) == ["BA-J", "CU-Q", "SW-K", "T5"] and "points" not in hand
+    expect(anna.locator(".hand .what").first).to_contain_text("9 points", timeout=WAIT)

@@ -6,6 +6,8 @@ import html
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scorekeeper.engine import season, settle
 from tests.opening import TROCCAS, open_table
@@ -160,9 +162,18 @@ def test_a_five_player_settle_up_for_the_group_chat_in_french_and_german(client,
     assert "/v/" in lines_[-1] and len(lines_) == 7  # the evening, 4 payments, the totals, the watch link
 
 
+def owed_lines(page) -> list[str]:
+    """The lines still owed on a settle-up (an evening's or the circle's), as the page says them."""
+    body = re.search(r'<ol class="transfers">(.*?)</ol>', html.unescape(page), re.S).group(1)
+    return [" ".join(re.sub(r"<[^>]+>", " ", li).replace("Paid", "").split())
+            for li in re.findall(r"<li>(.*?)</li>", body, re.S)]
+
+
 def test_the_tables_rule_puts_each_lost_hand_of_whoever_took_it_on_into_the_pot(client):
-    """Troggu: Anna's normal with 50 loses single (docs/rules.md §5): with a rule of 20 Rappen a lost hand, the pot
-    holds 20 Rappen by the rule; Ben's 62 wins and brings nothing. A withdrawal may take what the rule brought."""
+    """Troggu: Anna's normal with 50 loses single (docs/rules.md §5), Ben's 62 wins: at 10 Rappen a unit Anna is
+    −40 and Ben +40 (the standings). With a rule of 20 Rappen a lost hand, Anna owes the pot 20 Rappen: one more
+    line of the season's ledger (issue 36), the same on the circle's page and the evening's, owed until marked
+    paid; the pot holds what was paid to it, and a withdrawal may take it."""
     r = client.post("/circles/new", data={"name": "Krone"})
     circle = r.headers["Location"]
     key = circle.rsplit("/", 1)[1]
@@ -175,9 +186,45 @@ def test_the_tables_rule_puts_each_lost_hand_of_whoever_took_it_on_into_the_pot(
                                                  "points": str(points), "token": f"pr{i}"}).status_code == 303
     assert client.post(circle + "/pot/rule", data={"per_lost_hand": "0.20"}).status_code == 303
     page = html.unescape(client.get(circle).get_data(as_text=True))
-    assert "The pot holds 20 Rappen." in page and "Anna: 1 hand lost, 20 Rappen" in page
+    assert "The pot is empty." in page and "Anna: 1 hand lost, 20 Rappen" in page  # owed, not yet paid
+    owed = ["Anna pays Ben 40 Rappen", "Anna pays the pot 20 Rappen"]
+    assert owed_lines(page) == owed and owed_lines(client.get(url + "/settle").get_data(as_text=True)) == owed
+    evening = client.get(url + "/settle").get_data(as_text=True)  # marked paid on the evening's page
+    form = next(f for f in re.findall(r'<form[^>]*class="mark-paid"[^>]*>(.*?)</form>', evening, re.S)
+                if "\N{BANK}" in html.unescape(f))
+    assert client.post(url + "/settle/paid", data=dict(re.findall(r'name="([^"]+)" value="([^"]*)"', html.unescape(
+        form)))).status_code == 303
+    page = html.unescape(client.get(circle).get_data(as_text=True))
+    assert "The pot holds 20 Rappen." in page  # 0 + the 20 paid to it
+    assert owed_lines(page) == owed[:1] and owed_lines(client.get(url + "/settle").get_data(as_text=True)) == owed[:1]
     assert client.post(circle + "/pot", data={"amount": "0.20", "direction": "out", "currency": "CHF",
-                                              "note": "coffee"}).status_code == 303  # the rule's 20 may go out
+                                              "note": "coffee"}).status_code == 303  # the 20 paid in may go out
     assert "The pot holds 0 Rappen." in html.unescape(client.get(circle).get_data(as_text=True))  # 20 − 20
     r = client.post(circle + "/pot/rule", data={"per_lost_hand": "abc"})
     assert r.status_code == 400 and "Write an amount such as 0.10." in html.unescape(r.get_data(as_text=True))
+
+
+@given(st.lists(st.tuples(st.lists(st.integers(-500, 500), min_size=2, max_size=5),
+                          st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=5, max_size=5)),
+                min_size=1, max_size=6),
+       st.integers(0, 100), st.lists(st.tuples(st.sampled_from(["P0", "P1", "P2", settle.BANK]),
+                                               st.sampled_from(["P0", "P3", settle.BANK]), st.integers(1, 300)),
+                                     max_size=4))
+def test_the_ledger_with_the_pots_rule_and_any_lines_paid_sums_to_zero(nights, rule, paid):
+    """Issue 36: whatever the evenings, the pot's rule and the lines marked paid (to or from the pot too), what is
+    still owed over the season sums to zero with the pot as one more party, and the pot is owed exactly what its
+    rule asks (each hand lost by whoever took it on: declared − won, times the rule) less what was paid to it."""
+    from scorekeeper.engine.evening import Numbers, PlayerNumbers
+    played = []
+    for n, (money, taken) in enumerate(nights):
+        names = [f"P{i}" for i in range(len(money))]
+        money = dict(zip(names, money[:-1] + [-sum(money[:-1])]))  # an evening's money sums to zero
+        numbers = Numbers([PlayerNumbers(p, declared=max(d, w), won=min(d, w)) for p, (d, w) in zip(names, taken)])
+        played.append(season.Played(f"t{n}", "troccas", None, "CHF", {}, money, 1, numbers))
+    owed = season.unpaid(played, paid, "CHF", rule)
+    assert sum(owed.values()) == 0
+    asked = rule * sum(p.declared - p.won for e in played for p in e.numbers.players)
+    to_pot = sum(a for _p, b, a in paid if b == settle.BANK) - sum(a for p, _b, a in paid if p == settle.BANK)
+    assert owed.get(settle.BANK, 0) == asked - to_pot
+    s = settle.settle(owed, "CHF")
+    assert sum(r.rounded for r in s.balances) == 0

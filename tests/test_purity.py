@@ -117,3 +117,66 @@ def test_no_module_imports_a_view_module():
     wrong = [f"{p.relative_to(ROOT)} imports {m}" for p in [*web, *sorted((ROOT / "store").rglob("*.py"))]
              for m in module_imports(p) if m in views and m != name(p)]
     assert not wrong, wrong
+
+
+def imports_by_place(path: Path) -> tuple[set[str], list[tuple[int, str]]]:
+    """The scorekeeper modules a file imports at its top (module level, an `if` there included), and the import
+    statements inside a function [(line, the modules it names)]."""
+    tree = ast.parse(path.read_text())
+    inside = set()
+    for f in ast.walk(tree):
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            inside |= {(n.lineno, n.col_offset) for n in ast.walk(f) if isinstance(n, (ast.Import, ast.ImportFrom))}
+    top, late = set(), []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            single = ast.Module(body=[node], type_ignores=[])
+            found = module_imports_of(path, single)
+            if (node.lineno, node.col_offset) in inside:
+                if found:
+                    late.append((node.lineno, found))
+            else:
+                top |= found
+    return top, late
+
+
+def module_imports_of(path: Path, tree) -> set[str]:
+    package = ".".join(path.relative_to(ROOT.parent).with_suffix("").parts[:-1] if path.name != "__init__.py"
+                       else path.relative_to(ROOT.parent).parts[:-1])
+    modules = {name(p) for p in ROOT.rglob("*.py")}
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = package.split(".")[:len(package.split(".")) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            for alias in node.names:
+                out.add(f"{module}.{alias.name}" if f"{module}.{alias.name}" in modules else module)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+    return {m for m in out if m in modules}
+
+
+def test_a_function_imports_the_projects_modules_only_to_avoid_a_cycle():
+    """An import of the project's own module inside a function hides an arrow from the reader (and from the
+    cycle test's first glance): it is allowed only where the same import at the top would close a cycle (the app
+    factory imports the blueprints in one statement, some of which read LANGUAGES from its package). Anything else
+    goes at the top."""
+    top, late = {}, {}
+    for path in ROOT.rglob("*.py"):
+        top[name(path)], late[name(path)] = imports_by_place(path)
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = set(), [start]
+        while todo:
+            here = todo.pop()
+            if here == goal:
+                return True
+            if here not in seen:
+                seen.add(here)
+                todo += top.get(here, ())
+        return False
+
+    wrong = [f"{module} line {line} imports {sorted(others)} inside a function, with no cycle to avoid"
+             for module, found in sorted(late.items()) for line, others in found
+             if not any(other != module and reaches(other, module) for other in others)]
+    assert not wrong, wrong

@@ -369,3 +369,22 @@ def test_the_donna_is_the_jack_in_every_language(client):
         donne = [label for label, each in rows.items() if label.startswith("Donne")]
         assert donne and all(rows[label] == "2" for label in donne), (lang, rows)
         assert any(label.startswith("Regine") and each == "4" for label, each in rows.items()), (lang, rows)
+
+
+# ---- issue 41: a pile counted in the form is the API's hand ----
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_a_counted_pile_reads_back_as_the_engine_counts_it(data):
+    """Any split of the pack, either side taking the last trick: the form's points for a hand saved with its cards
+    (from_facts) are the engine's points for it (count + 5 to the side that took the last trick, docs/rules.md §10),
+    and the settlement sums to zero."""
+    from scorekeeper.engine.games.sicilian_tarocchi import DECK, from_facts
+    players = ["Anna", "Beat", "Carla", "Dario"]
+    pile = data.draw(st.lists(st.sampled_from(DECK), unique=True, max_size=len(DECK)))
+    last = data.draw(st.sampled_from(["declarer", "opponents"]))
+    rules = resolve_rules(GAME, {})
+    hand = {"contract": "solo", "declarer": "Anna", "declarer_cards": pile, "last_trick": last}
+    result = GAME.score(players, hand, rules)
+    assert from_facts(hand, players, rules)["points"] == result.points["declarer"]
+    assert sum(result.scores.values()) == 0

@@ -87,6 +87,9 @@ class Count:
     points: str
     sets: dict = field(default_factory=dict)
     oudlers: str | None = None
+    # points no pile holds, added when a field says so: (field, value, points), e.g. Sicily's last trick, 5 to the
+    # side that took it ("last_trick", "declarer", 5); the field must be chosen before the pile is counted
+    bonus: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,17 @@ class Entry:
             if isinstance(f, Group):
                 yield f
                 yield from self.groups(f.fields)
+
+
+def pile_or_rest(piles: dict, mine: str, other: str, deck) -> list | None:
+    """Return the cards of side `mine` from the counted piles (`to_facts`' `piles`): its own pile, or the rest of
+    the deck when the other side's pile was counted; None when neither was (its points were typed)."""
+    if mine in piles:
+        return list(piles[mine])
+    if other in piles:
+        theirs = set(piles[other])
+        return [c for c in deck if c not in theirs]
+    return None
 
 
 class EntryError(ValueError):

@@ -41,6 +41,9 @@ class Option:
     choices: tuple | None = None
     title: str = ""  # a short title: “Poignée bonus”
     words: dict = field(default_factory=dict)  # choice -> its words: {"none": N_("nobody pays")}
+    # where the default changed: what a table saved without this option was opened with (`as_stored`); a table
+    # keeps the rule it was opened with, so its totals never move (a new table gets the new default)
+    was: object = None
 
 
 @dataclass(frozen=True)
@@ -183,6 +186,17 @@ def resolve_rules(game: Game, overrides: dict | None) -> dict:
             raise BadRequest(line("“{value}” is not a possible value for the house rule “{name}”.", value=value, name=name))
         rules[name] = value
     return rules
+
+
+def as_stored(game: Game, rules: dict) -> dict:
+    """Return a stored table's (or an exported file's) house rules with each option whose default changed since
+    filled in as it was (`Option.was`): a table opened before the change keeps its rule; the API's `rules`, given
+    now, are read with today's defaults."""
+    out = dict(rules)
+    for name, opt in game.options.items():
+        if opt.was is not None and name not in out:
+            out[name] = opt.was
+    return out
 
 
 def _fits(value, opt: Option) -> bool:

@@ -14,7 +14,7 @@ from datetime import date
 from functools import lru_cache
 
 from .evening import Totals
-from .settle import Settlement, settle
+from .settle import BANK, Settlement, settle
 
 
 @lru_cache(maxsize=4096)
@@ -94,10 +94,11 @@ def balances(evenings: list[Played], currency: str) -> dict[str, int]:
     return steps[-1] if steps else {}
 
 
-def settlement(evenings: list[Played], paid, currency: str) -> Settlement:
+def settlement(evenings: list[Played], paid, currency: str, per_lost_hand: int = 0) -> Settlement:
     """Who pays whom to settle what is still owed in `currency` over the evenings, less the lines marked paid
-    ((payer, payee, amount) in that currency): the fewest payments, rounded to its coin."""
-    return settle(unpaid(evenings, paid, currency), currency)
+    ((payer, payee, amount) in that currency): the fewest payments, rounded to its coin. With a pot rule, what it
+    asks of each player is owed to the pot (BANK), a line like any other."""
+    return settle(unpaid(evenings, paid, currency, per_lost_hand), currency)
 
 
 # ---- one person under two names: renaming across the circle's evenings ----
@@ -153,12 +154,18 @@ def renaming(evenings: list[Seating], old: str, new: str) -> list[Renaming]:
     return out
 
 
-def unpaid(evenings: list[Played], paid, currency: str) -> dict[str, int]:
-    """Each person's balance over the evenings in `currency` less the lines marked paid ((payer, payee, amount) in
-    that currency, names as written at the evening): what is still owed, in minor units, summing to zero."""
+def unpaid(evenings: list[Played], paid, currency: str, per_lost_hand: int = 0) -> dict[str, int]:
+    """Each person's balance over the evenings in `currency`, less what the pot's rule asks of them (owed to the
+    pot, BANK), less the lines marked paid ((payer, payee, amount) in that currency, names as written at the
+    evening): what is still owed, in minor units, summing to zero (the pot included)."""
     owed_by_name = balances(evenings, currency)
     names = {person(n): n for n in owed_by_name}
     owed = {person(n): v for n, v in owed_by_name.items()}
+    for name, (_lost, amount) in pot_by_rule(evenings, per_lost_hand).get(currency, {}).items():
+        names.setdefault(person(name), name)
+        owed[person(name)] = owed.get(person(name), 0) - amount
+        names.setdefault(person(BANK), BANK)
+        owed[person(BANK)] = owed.get(person(BANK), 0) + amount
     for payer, payee, amount in paid:
         for who, sign in ((payer, 1), (payee, -1)):
             names.setdefault(person(who), who)
@@ -293,8 +300,9 @@ class Filters:
 
 @dataclass(frozen=True)
 class Pot:
-    """The circle's pot: its entries (newest first), what its rule brought from the hands ({currency: {name:
-    (hands lost, amount)}}), the rule (minor units a lost hand pays in; 0: none), what it holds per currency."""
+    """The circle's pot: its entries (newest first), what its rule asks of each player ({currency: {name: (hands
+    lost, amount)}}: owed to the pot, settled as lines of the season), the rule (minor units a lost hand pays in;
+    0: none), and what it holds per currency: its entries and the lines paid to it (less those it paid)."""
 
     entries: list
     by_rule: dict
@@ -321,20 +329,31 @@ class SeasonPage:
     pot: Pot | None
 
 
-def pot(evenings: list[Played], entries: list, rule: int) -> Pot:
-    """The pot from its entries (anything with `amount` and `currency`, oldest first) and its rule."""
-    by_rule = pot_by_rule(evenings, rule)
-    holds: dict[str, int] = {c: sum(amount for _lost, amount in people.values()) for c, people in by_rule.items()}
+def paid_to_pot(paid) -> dict[str, int]:
+    """What the lines marked paid brought the pot, per currency: paid to it, less paid by it."""
+    out: dict[str, int] = {}
+    for p in paid:
+        sign = (p.payee == BANK) - (p.payer == BANK)
+        if sign:
+            out[p.currency] = out.get(p.currency, 0) + sign * p.amount
+    return out
+
+
+def pot(evenings: list[Played], entries: list, rule: int, paid=()) -> Pot:
+    """The pot from its entries (anything with `amount` and `currency`, oldest first), its rule, and the lines
+    marked paid (anything with payer, payee, amount and currency): what was paid to it, it holds."""
+    holds = paid_to_pot(paid)
     for entry in entries:
         holds[entry.currency] = holds.get(entry.currency, 0) + entry.amount
-    return Pot(list(entries)[::-1], by_rule, rule, holds)
+    return Pot(list(entries)[::-1], pot_by_rule(evenings, rule), rule, holds)
 
 
-def owed(evenings: list[Played], paid: list) -> list[tuple[str, Settlement]]:
-    """What is still owed in each currency of the evenings (the most used first), less the paid lines (anything
-    with payer, payee, amount and currency)."""
+def owed(evenings: list[Played], paid: list, per_lost_hand: int = 0) -> list[tuple[str, Settlement]]:
+    """What is still owed in each currency of the evenings (the most used first), the pot's rule included, less
+    the paid lines (anything with payer, payee, amount and currency): the season's one answer to who owes whom."""
     main = main_currency(evenings)
-    return [(c, settlement(evenings, [(p.payer, p.payee, p.amount) for p in paid if p.currency == c], c))
+    return [(c, settlement(evenings, [(p.payer, p.payee, p.amount) for p in paid if p.currency == c], c,
+                           per_lost_hand))
             for c in sorted({e.currency for e in evenings}, key=lambda c: (c != main, c))]
 
 
@@ -355,6 +374,6 @@ def page(evenings: list[Played], filters: Filters, today: date, *, paid=(), pot_
     return SeasonPage(
         games=sorted({e.game for e in evenings}), counted=counted, main=main, standings=standing,
         chart_people=chart_people, chart_steps=steps, across=numbers(counted, main),
-        owed=owed(evenings, list(paid)) if money else [],
+        owed=owed(evenings, list(paid), pot_rule) if money else [],
         people=sorted({n for e in evenings for n in e.units}, key=str.casefold),
-        pot=pot(evenings, list(pot_entries), pot_rule) if money else None)
+        pot=pot(evenings, list(pot_entries), pot_rule, paid) if money else None)

@@ -8,8 +8,8 @@ from .hands import (add_hand, added_since, by_token, change_table, changed_by, c
                     import_table, last_change, last_hand, list_hands, rename_everywhere, renamed_by, save_hand,
                     table_version,
                     undo)
-from .circles import (circle_of, circle_tables, circle_tag, create_circle, import_circle, join_circle,  # noqa: F401
-                      rename_circle, set_pot_rule, set_watch)
+from .circles import (circle_of, circle_tables, circle_tag, create_circle, get_circle, import_circle,  # noqa: F401
+                      join_circle, rename_circle, set_pot_rule, set_watch)
 from .links import CIRCLE, TABLE, find_circle, find_link, new_scorer_link, share_links, share_links_of  # noqa: F401
 from .money import (mark_paid, paid_for_table, paid_in_circle, pot_add, pot_entries_of, pot_undo,  # noqa: F401
                     unmark_paid)

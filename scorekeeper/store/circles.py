@@ -13,7 +13,8 @@ from .db import engine, now, writing
 from .hands import insert_table
 from .links import CIRCLE, add_links
 from .locks import lock_circle, lock_table
-from .schema import SCORER, InAnotherCircle, circles, payments, pot_entries, table_info, tables
+from .schema import (SCORER, VIEWER, Circle, InAnotherCircle, NotFound, circles, payments, pot_entries, table_info,
+                     tables)
 
 
 def create_circle(name: str) -> str:
@@ -22,6 +23,16 @@ def create_circle(name: str) -> str:
     with writing() as conn:
         conn.execute(insert(circles).values(id=circle_id, name=name, created_at=now()))
         return add_links(conn, circle_id, CIRCLE)[SCORER]
+
+
+def get_circle(circle_id: str, role: str = VIEWER) -> Circle:
+    """Return a circle by its id, as a link of `role` sees it (NotFound if there is none)."""
+    with engine().connect() as conn:
+        row = conn.execute(select(circles).where(circles.c.id == circle_id)).first()
+    if row is None:
+        raise NotFound(circle_id)
+    return Circle(row.id, row.name, row.created_at, role, True, row.watch_money, row.watch_ranking,
+                  row.pot_per_lost_hand)
 
 
 def set_watch(circle_id: str, money: bool, ranking: bool) -> None:

@@ -119,6 +119,7 @@ class TableInfo:
     first_dealer: int
     version: int
     created_at: datetime
+    circle_id: str | None = None  # the circle whose evening it is, if any
 
 
 @dataclass(frozen=True)
@@ -229,7 +230,7 @@ class Circle:
 def table_info(row) -> TableInfo:
     """Return a table's row (or a row holding the tables columns) as the TableInfo the rest of the app uses."""
     return TableInfo(row.id, row.game, tuple(row.players), dict(row.rules), row.stake, row.currency,
-                     row.first_dealer, row.version, row.created_at)
+                     row.first_dealer, row.version, row.created_at, getattr(row, "circle_id", None))
 
 
 @dataclass(frozen=True)

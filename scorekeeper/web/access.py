@@ -158,6 +158,20 @@ def table_of(table_id: str):
     return table if table is not None and table.id == table_id else store.get_table(table_id)
 
 
+def circle_of(table):
+    """The circle a table is an evening of, as this request's key may open it: (the circle, its address), or None.
+    A table's scorer (or creator) reaches the circle's scorer page, a watcher the circle's watch page."""
+    if table.circle_id is None:
+        return None
+    found = g.setdefault("_circle_of", {})
+    if table.circle_id not in found:
+        circle = store.get_circle(table.circle_id)
+        keys = store.share_links(circle.id, store.CIRCLE)
+        key = keys[store.VIEWER] if role() == store.VIEWER else keys[store.SCORER]
+        found[table.circle_id] = (circle, url_for("circles.show", circle_id=key))
+    return found[table.circle_id]
+
+
 def load(table_id: str):
     """Return the table and its game, or a friendly 404."""
     try:

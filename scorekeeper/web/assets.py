@@ -16,7 +16,7 @@ THEME = "#0b5394"  # app.css --accent
 # Kept by the service worker at install: what every page needs (htmx, the styles, the scripts). The icons
 # are not: the home screen keeps its own copy. Nor is the home page: it is kept once opened, and until
 # then /offline (kept at install) lists this phone's tables.
-PRECACHE = ("app.css", "theme.js", "tables.js", "outbox.js", "outbox_list.js", "kept_pages.js", "offline_edit.js",
+PRECACHE = ("app.css", "theme.js", "page.js", "tables.js", "outbox.js", "outbox_list.js", "kept_pages.js", "offline_edit.js",
             "board.js", "hand_form.js", "phone_list.js", "wake.js", "share_text.js", "vendor/htmx-2.0.11.min.js")
 # The posts a phone's outbox keeps while the server can't be reached (a hand saved, edited or deleted; an undo), as
 # a JavaScript regular expression, written here once: static/outbox.js and offline_edit.js read it from #net's

@@ -43,6 +43,11 @@ class Aid:
     # the same replaces it (the cards and the points never disagree); static/hand_form.js empties such a field as
     # soon as what it was counted from changes
     counted: str = ""
+    bonus: tuple | None = None  # (its words, its points) added to the last count: Sicily's last trick (Count.bonus)
+    # the piles counted from tapped cards, by target, posted back with the form (`pile`: "target card card …"): Save
+    # records those cards as the hand's facts, as the API takes them, so the engine counts them, warns and refuses
+    # as it does there (hand_form.read checks each still holds the points its count put in its field)
+    piles: dict = field(default_factory=dict)
 
     @property
     def used(self) -> bool:
@@ -66,6 +71,15 @@ def start(game, table, formdata) -> Aid:
     aid.groups = [(g, count_pile(game, g, rules).points) for g in groups]
     grouped = {c for g in groups for c in g}
     aid.ticked = [c for c in dict.fromkeys(formdata.getlist("card")) if c not in grouped]
+    posted = formdata.getlist("pile")
+    targets = {c.target for c in hand_form.declared(game, table, None)[1].counts} if posted else set()
+    for text in posted[:len(targets)]:
+        target, _sp, cards = text.partition(" ")
+        try:
+            if target in targets:
+                aid.piles[target] = parse_pile(cards.split(), game.deck_of(rules), game.name)
+        except ScoreError:
+            pass  # a tampered pile is dropped: its points are read as typed
     return aid
 
 
@@ -184,16 +198,24 @@ def count(form, game, table, formdata, aid: Aid) -> bool:
     if not target or target not in dict(form.count_of.choices):
         hand_form.fail(form.count_of, _("Choose whose cards you counted."))
         return False
+    found = next(c for c in form.entry.counts if c.target == target)
+    if found.bonus and not form[found.bonus[0]].data:
+        # points in no pile (Sicily's last trick): whose they are is asked, never guessed
+        hand_form.fail(form[found.bonus[0]], hand_form.bonus_first(form, found))
+        return False
     try:
-        pile = parse_pile(ticked, game.deck, game.name) if ticked else cards_for_classes(game, counts, rules)
+        pile = parse_pile(ticked, game.deck_of(rules), game.name) if ticked else cards_for_classes(game, counts, rules)
         aid.count = count_pile(game, pile, rules)
     except ScoreError as e:
         hand_form.fail(form.count_of, say(e))
         return False
     form.count_of.data = target
-    hand_form.fill_count(form, target, aid.count)
-    found = next(c for c in form.entry.counts if c.target == target)
-    aid.counted = f"{found.points}:{form[found.points].data}:{'cards' if ticked else 'classes'}"
+    aid.bonus = hand_form.fill_count(form, target, aid.count)
+    if ticked:
+        aid.piles[target] = list(pile)
+    else:
+        aid.piles.pop(target, None)  # counted by class: no cards to record, the points are the hand's
+    aid.counted = f"{found.points}:{form[found.points].data}:{'cards' if ticked else 'classes'}:{target}"
     return True
 
 
@@ -207,7 +229,7 @@ def before_save(form, game, table, formdata, aid: Aid) -> bool:
     target = form.count_of.data or default_target(form)
     found = next((c for c in form.entry.counts if c.target == target), None)
     typed = (form[found.points].data or "").strip() if found is not None else ""
-    if typed and aid.counted != f"{found.points}:{typed}:{basis(formdata, aid)}":
+    if typed and aid.counted != f"{found.points}:{typed}:{basis(formdata, aid)}:{target}":
         aid.counted = ""
         return True  # the points were typed: they win, the count is only an aid
     return count(form, game, table, formdata, aid)  # none typed, or only what the last count put there
@@ -220,12 +242,15 @@ def basis(formdata, aid: Aid) -> str:
     return "both" if cards and classes else "cards" if cards else "classes" if classes else ""
 
 
-def tally(aid: Aid) -> str | None:
-    """Say the count so far: cards, points, the working, and the other side's points."""
+def tally(aid: Aid) -> dict | None:
+    """Say the count so far: the working, the points no pile holds (the last trick), the other side's cards, and
+    what the count warns of (a pile no deal gives), as the API's count says it."""
     c = aid.count
     if c is None:
         return None
     text = _("Counted so far: %(working)s.", working=say(c.working))
+    if aid.bonus:
+        text += " " + _("With the last trick: %(points)s.", points=points(c.points + aid.bonus[1]))
     if c.rest is not None:
-        text += " " + _("The other side: %(points)s.", points=points(c.rest.points))
-    return text
+        text += " " + _("The other side's cards: %(points)s.", points=points(c.rest.points))
+    return {"text": text, "warnings": [say(w) for w in c.warnings]}

@@ -23,7 +23,7 @@ from .l10n import locale_id, points, say
 from .parse import HALF, WHOLE
 from .said import as_played
 from ..engine.evening import DAMAGED, Damaged
-from ..engine.games import get_game, resolve_rules
+from ..engine.games import count_pile, get_game, resolve_rules
 from ..engine.text import Line, line
 
 
@@ -184,6 +184,7 @@ def edit_form(game, table, facts: dict):
     """Return the form filled with a stored hand's facts."""
     form = _make(game, table, None)
     values = game.from_facts(facts, form.players, form.rules)
+    form.piles = values.get("piles") or {}  # the cards a hand was entered with, by the aid's target
     for f, _groups in form.entry.walk():
         for name, decl, player in expand(f, form.players):
             value = values.get(decl.name)
@@ -223,9 +224,13 @@ def _text(decl, value):
 
 # ---- reading a posted form ----
 
-def read(form) -> dict | None:
-    """Return the hand's facts from a posted form, or None with a message at each wrong field."""
-    values, wrong = {}, []
+def read(form, piles: dict | None = None) -> dict | None:
+    """Return the hand's facts from a posted form, or None with a message at each wrong field.
+
+    `piles` are the counting aid's piles counted from tapped cards (count_aid.Aid.piles): the game's `to_facts` gets
+    those whose field still holds what their count put there (`values["piles"]`), and records their cards.
+    """
+    values, wrong = {"piles": counted_piles(form, piles or {})}, []
     for f, groups in form.entry.walk():
         if not active(groups, values):
             continue  # a group the switch turned off (e.g. the misère piles in a normal hand)
@@ -320,17 +325,60 @@ def number(text, f: Number):
 
 # ---- the counting aid ----
 
-def fill_count(form, target: str, count) -> bool:
-    """Put a counted pile's points where the declaration says; False if the target is not offered."""
+def fill_count(form, target: str, count) -> tuple | None:
+    """Put a counted pile's points where the declaration says, with the points no pile holds where the form says
+    they are this side's (Sicily's last trick); return (their words, their points) if added, else None."""
     found = next((c for c in form.entry.counts if c.target == target), None)
     if found is None:
-        return False
-    form[found.points].data = points(count.points) if count.points >= 0 else str(count.points)
-    if found.oudlers is not None and count.oudlers is not None:
-        form[found.oudlers].data = str(count.oudlers)
+        return None
     for name, value in found.sets.items():
         form[name].data = value
-    return True
+    extra = _bonus(form, found)
+    total = count.points + (extra[1] if extra else 0)
+    form[found.points].data = points(total) if total >= 0 else str(total)
+    if found.oudlers is not None and count.oudlers is not None:
+        form[found.oudlers].data = str(count.oudlers)
+    return extra
+
+
+def _bonus(form, found) -> tuple | None:
+    """Return (words, points) of the points no pile holds that the form gives this count's side, or None."""
+    if not found.bonus:
+        return None
+    name, value, extra = found.bonus
+    if form[name].data != value or not extra:
+        return None
+    return _label(form, name), extra
+
+
+def _label(form, name: str) -> str:
+    decl = next(f for f, _groups in form.entry.walk() if getattr(f, "name", None) == name)
+    return say(decl.label)
+
+
+def bonus_first(form, found) -> str:
+    """Say that the points no pile holds must be given before the count (Sicily's last trick): never guessed."""
+    return gettext("Choose “%(what)s” first: its %(points)s points are in no pile.", what=_label(form, found.bonus[0]),
+                   points=found.bonus[2])
+
+
+def counted_piles(form, piles: dict) -> dict:
+    """Return the piles counted from tapped cards whose field still holds what their count put there (and the
+    choices the count set, such as the side): the cards are the hand's. Points typed over a count are the player's."""
+    out = {}
+    for c in form.entry.counts:
+        cards = piles.get(c.target)
+        if cards is None or any(form[name].data != value for name, value in c.sets.items()):
+            continue
+        try:
+            n = count_pile(form.game, cards, form.rules).points
+        except ValueError:  # the engine's ScoreError: a pile this table's deck can't hold
+            continue
+        extra = _bonus(form, c)
+        n += extra[1] if extra else 0
+        if (form[c.points].data or "").strip() in (points(n), str(n)):
+            out[c.target] = list(cards)
+    return out
 
 
 # ---- what the template draws ----

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from datetime import datetime, timezone
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
@@ -16,7 +17,7 @@ from functools import lru_cache
 from babel import Locale, UnknownLocaleError
 from babel.numbers import format_currency, format_decimal, get_currency_symbol
 from flask import g, has_request_context, request
-from flask_babel import get_locale, get_translations, ngettext
+from flask_babel import format_datetime, get_locale, get_translations, ngettext
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 
@@ -208,6 +209,15 @@ def _template_ngettext(context, singular: str, plural: str, num, /, **variables)
 
 
 RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")  # Hebrew, Arabic, Syriac, Thaana …
+
+
+def when(moment: datetime) -> Markup:
+    """A moment (stored in UTC) as a <time> element: written in the app's time zone (BABEL_DEFAULT_TIMEZONE) for a
+    page without scripts, and in the phone's own by static/page.js, so every time a phone shows is in its zone."""
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return Markup('<time datetime="{}" data-local>{}</time>').format(
+        moment.astimezone(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z"),
+        format_datetime(moment, "short"))
 
 
 def isolated(text: str) -> str:

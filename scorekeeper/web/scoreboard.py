@@ -1,16 +1,19 @@
 """The live scoreboard: the one module that knows how a table's evening reaches every phone.
 
-- The regions. Each is one partial whose root element has that id; the answers (table/_board.html, with its rows-only
-  switch, and table/_saved.html) render them, and htmx swaps each by id (hx-select-oob). The lists are declared here once,
-  and the templates write their hx-select-oob from them (a region added is one partial and one name here).
+- The regions. Each is one partial whose root element has that id (table/_<region>.html); the lists are declared
+  here once (REGIONS), the answers render them from it (table/_regions.html, for a poll and a Save; a circle's
+  circle/_poll.html) and the asking elements write their hx-select-oob from it, so htmx swaps each by id. A region
+  added is one partial and one name here (and its place on the page).
 - The kept evenings: one engine.evening.Evening per table and version, built once and extended by the hands a Save
   adds (a kept evening holds no words: every language shows the same one).
 - The protocol: a version's ETag, the poll (304 while nothing changed, the rows added alone when only hands were
-  added, else every region), the page's tag (a phone's service worker asks with it), a Save's board half.
+  added, else every region; a circle's poll the same way), the page's tag (a phone's service worker asks with it), a
+  Save's board half and its answer's headers (save_answer).
 """
 from __future__ import annotations
 
 import hashlib
+import json
 from flask import Response, g, make_response, request, session
 
 from .. import store
@@ -208,6 +211,19 @@ def after_save(table_id: str, written_: store.Added, since: int | None):
     row = next((r for r in reversed(e.rows) if r.hand.number == number), None)  # gone if undone meanwhile
     added = only_added(table, e, shown_by_form()) if row is not None else None
     return table, e, last, row, added
+
+
+def save_answer(response, table, e: Evening, next_hand: dict | None = None):
+    """Say a Save's answer in the protocol: its ETag is the version it shows (the page's poll goes on from there),
+    X-Hands how many hands the table has now (this phone's list of tables, static/tables.js); with `next_hand`
+    (the next hand's token, setup and values: the phone already has the form), X-Next-Hand carries them and
+    nothing is swapped in place of the form (HX-Reswap: none; static/hand_form.js resets the form)."""
+    if next_hand is not None:
+        response.headers["HX-Reswap"] = "none"
+        response.headers["X-Next-Hand"] = json.dumps(next_hand, ensure_ascii=True, separators=(",", ":"))
+    response.set_etag(etag(table.version))
+    response.headers["X-Hands"] = str(len(e.rows))
+    return response
 
 
 def live_etag(table) -> str:

@@ -18,6 +18,7 @@ from werkzeug.utils import cached_property
 
 from .. import LANGUAGES
 from .bounds import nfc
+from .limits import in_words, retry_after
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'self'; object-src 'none'")
@@ -233,7 +234,6 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(429)
     def too_many(e):
-        from .limits import in_words, retry_after
         limit = in_words(getattr(e, "limit", None))
         message = (gettext("Too many requests from your address in a short time (at most %(limit)s). Wait a "
                            "little and try again; nothing was changed.", limit=limit) if limit else

@@ -13,7 +13,7 @@ from .. import store
 from ..engine import evening
 from ..engine.errors import ScoreError
 from ..engine.evening import Setup
-from ..engine.games import all_games, resolve_rules
+from ..engine.games import all_games, as_stored, resolve_rules
 from ..engine.seating import next_dealer
 from ..engine.settle import COINS
 from ..engine.text import line
@@ -90,7 +90,8 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
     stake, dealer_seat, version = data.get("stake"), data.get("first_dealer"), data.get("version")
     if type(stake) is not int or not isinstance(data.get("currency"), str) or data["currency"] not in COINS:
         raise BadImport(_("The stake or currency in the file is not valid."))
-    players, rules = seating(game, data.get("players"), data["rules"], stake)
+    # a file written before a default changed, without that house rule, was played with the old default
+    players, rules = seating(game, data.get("players"), as_stored(game, data["rules"]), stake)
     if type(dealer_seat) is not int or not 0 <= dealer_seat < len(players) or not small_number(version):
         raise BadImport(_("The first dealer or version in the file is not valid."))
     table = store.TableInfo("", game.id, tuple(players), rules, stake, data["currency"], dealer_seat, version,
@@ -180,8 +181,9 @@ def hand_setup(game, setup, number) -> dict | None:
     if not isinstance(setup, dict) or not isinstance(setup.get("rules"), dict) or type(setup.get("stake")) is not int:
         raise BadImport(_("Hand %(n)s: the players, stake or house rules it was played with are not valid.",
                           n=number))
-    players, _rules = seating(game, setup.get("players"), setup["rules"], setup["stake"], number)
-    return {"players": players, "stake": setup["stake"], "rules": setup["rules"]}
+    rules = as_stored(game, setup["rules"])
+    players, _rules = seating(game, setup.get("players"), rules, setup["stake"], number)
+    return {"players": players, "stake": setup["stake"], "rules": rules}
 
 
 

@@ -10,15 +10,15 @@ from jinja2 import BytecodeCache
 
 from ..engine import evening
 from . import count_aid, hand_form, l10n
-from .access import can_change
+from .access import can_change, circle_of
 from .assets import QUEUED, THEME, static_url, words_url
 from .chart import chart
 from .deck import card_title, deck_for
 from .house_rules import option_title
-from .l10n import LANGUAGES, isolated, money, points, say, signed
+from .l10n import LANGUAGES, isolated, money, points, say, signed, when
 from .links import lan_base, qr
 from .said import hand_said, hand_text, table_changes
-from .scoreboard import etag, live_etag, select_oob
+from .scoreboard import REGIONS, etag, live_etag, select_oob
 from .site import lang_url
 from .table_form import new_token
 
@@ -52,9 +52,9 @@ def install(app) -> None:
     app.jinja_env.globals.update({
         # words, numbers and money in the reader's language
         "money": money, "isolated": isolated, "signed": signed, "house_rule_title": option_title,
-        "card_title": card_title, "format_datetime": format_datetime,
+        "card_title": card_title, "format_datetime": format_datetime, "when": when,
         # the scoreboard (web/scoreboard.py's regions and versions; the evening's chart and numbers, once each)
-        "select_oob": select_oob, "live_etag": live_etag, "poll_etag": etag, "page_size": evening.PAGE, "changes_said": table_changes,
+        "select_oob": select_oob, "regions": REGIONS, "live_etag": live_etag, "poll_etag": etag, "page_size": evening.PAGE, "changes_said": table_changes,
         "hand_said": hand_said, "hand_text": hand_text,
         "evening_chart": lambda b: b.once(("chart", l10n.locale_id()), chart),
         "evening_numbers": lambda b: b.once("numbers", evening.numbers),
@@ -63,7 +63,7 @@ def install(app) -> None:
         "hand_edit": hand_form.offline_edit,
         "count_tally": count_aid.tally, "aid_url": count_aid.url,
         # who may change the table; sharing it
-        "can_change": can_change, "lan_link": lan_base, "qr": qr,
+        "can_change": can_change, "circle_of": circle_of, "lan_link": lan_base, "qr": qr,
         # the app's files
         "static_url": static_url, "theme_colour": THEME, "words_url": words_url, "queued_posts": QUEUED,
     })

@@ -13,13 +13,13 @@ this package, which imports them. Its names are re-exported here for the web lay
 from __future__ import annotations
 
 from ..errors import UnknownGame
-from ..game import (CLASSES, PLAYERS, Counting, Example, Game, Option, Result, card_class, cards_for_classes, check_count,
+from ..game import (CLASSES, PLAYERS, Counting, as_stored, Example, Game, Option, Result, card_class, cards_for_classes, check_count,
                     check_players, class_sizes, count_pile, hand_fields, one_of, pile_of, renamed, renamed_everywhere,
                     resolve_rules, seat, whole_points)
 from ..text import line
 from . import registry
 
-__all__ = ["CLASSES", "PLAYERS", "Counting", "Example", "Game", "Option", "Result", "all_games", "card_class", "cards_for_classes",
+__all__ = ["CLASSES", "PLAYERS", "Counting", "as_stored", "Example", "Game", "Option", "Result", "all_games", "card_class", "cards_for_classes",
            "check_count", "check_players", "class_sizes", "count_pile", "get_game", "hand_fields", "one_of", "pile_of",
            "registry", "renamed", "renamed_everywhere", "resolve_rules", "seat", "whole_points"]
 

@@ -52,10 +52,13 @@ OPTIONS = {
     "poignee_thresholds_5p": Option([8, 10, 13], N_("Trumps needed for a single, double, triple poignée at 5 players."),
                                     title=N_("Poignée at 5 players")),
     "garde_contre_multiplier": Option(6, "Garde contre multiplies by 6 (FFT) or 8.", (6, 8), title=N_("Garde contre")),
-    "excuse_last_trick": Option("trick_winner", "The Excuse led to the last trick goes to the trick's winner, or changes side.",
-                                ("trick_winner", "changes_side"), title=N_("Excuse in the last trick"),
+    # docs/rules.md §6: outside a slam the Excuse led to the last trick changes side (FFT rulebook, le-tarot.fr,
+    # regles2jeux, club pages); "goes to the trick's winner" is a house rule. Tables opened before this default
+    # changed were opened with "trick_winner" and keep it (`was`; migration 0010), so their totals never move.
+    "excuse_last_trick": Option("changes_side", "The Excuse led to the last trick changes side (FFT), or goes to the "
+                                "trick's winner.", ("changes_side", "trick_winner"), title=N_("Excuse in the last trick"),
                                 words={"trick_winner": N_("it goes to the trick's winner"),
-                                       "changes_side": N_("it changes side")}),
+                                       "changes_side": N_("it changes side")}, was="trick_winner"),
     "defence_chelem_bonus": Option(200, "Bonus to the defence when it takes every trick (0 to turn it off).", (200, 0),
                                    title=N_("Defence chelem")),
     "misere": Option(False, "Misère declaration (a hand with no trumps and no court cards): +30 to the declarer, −10 to each other player.",

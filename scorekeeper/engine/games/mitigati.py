@@ -8,7 +8,8 @@ from ..game import Counting, Example, Game, Option, Result, check_players, hand_
 from ..entry import Entry, Group, Number, PerSeat, Pick, Ticks
 from ..naming import ITALIAN, card_name
 from ..text import signed
-from .piles import baseline_example, baseline_scores, fool_kept, per_player, piles_counts, piles_summary, read_piles
+from .piles import (baseline_example, baseline_scores, fool_kept, per_player, piles_counts, piles_from_facts,
+                    piles_summary, piles_to_facts, read_piles)
 
 DECK = C.DECK_78
 TOTAL = 129
@@ -261,7 +262,7 @@ def to_facts(v: dict, players: list[str], rules: dict) -> dict:
             shown = shown + low
         if shown:
             declarations[p] = shown
-    facts = {"points": v["pp"]}
+    facts = piles_to_facts(v, players, rules, GAME)  # the points, or the cards the counting aid counted tapped
     if declarations:
         facts["declarations"] = declarations
     return facts
@@ -277,7 +278,7 @@ def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
         trumps = [c for c in cards if C.is_trump(c)]
         hon[p] = [c for c in honours(rules) if c in cards]
         tr[p] = len(trumps) if len(trumps) >= 10 else None
-    return {"mode": "played", "pp": facts.get("points") or {}, "hon": hon, "tr": tr}
+    return {"mode": "played", **piles_from_facts(facts, players, rules, GAME), "hon": hon, "tr": tr}
 
 
 def summary(f: dict):

@@ -157,16 +157,39 @@ def piles_counts(players: list[str], sets: dict | None = None) -> tuple:
     return tuple(Count(f"pp{i}", p, f"pp{i}", sets or {}) for i, p in enumerate(players))
 
 
-def piles_to_facts(v: dict, players: list[str], rules: dict) -> dict:
-    """Return the facts of a hand entered as every player's points."""
-    return {"points": v["pp"]}
+def seat_piles(piles: dict, players: list[str], deck, prefix: str = "pp") -> dict | None:
+    """Return every player's cards from the piles the counting aid counted by seat (`pp0`, `pp1`, …): all of them,
+    or all but one, whose pile is the rest of the deck; None if fewer were counted (their points were typed)."""
+    mine = {p: piles[f"{prefix}{i}"] for i, p in enumerate(players) if f"{prefix}{i}" in piles}
+    rest = [p for p in players if p not in mine]
+    if len(rest) > 1:
+        return None
+    if rest:
+        held = {c for cards in mine.values() for c in cards}
+        mine[rest[0]] = [c for c in deck if c not in held]
+    return {p: list(mine[p]) for p in players}
 
 
-def piles_from_facts(facts: dict, players: list[str], rules: dict) -> dict:
-    """Return the form's values for a stored hand of every player's points."""
+def piles_to_facts(v: dict, players: list[str], rules: dict, game: Game | None = None) -> dict:
+    """Return the facts of a hand entered as every player's points, or as their cards where the counting aid counted
+    them tapped (all piles, or all but one: the rest of the deck), as the API takes them: the engine then counts
+    them and warns of a pile no deal gives (the Fool in the wrong pile), as it does there."""
+    cards = seat_piles(v.get("piles") or {}, players, game.deck_of(rules)) if game is not None else None
+    return {"cards": cards} if cards is not None else {"points": v["pp"]}
+
+
+def piles_from_facts(facts: dict, players: list[str], rules: dict, game: Game | None = None) -> dict:
+    """Return the form's values for a stored hand of every player's points (or cards: their counts, the cards kept)."""
+    cards = facts.get("cards")
+    if game is not None and isinstance(cards, dict):
+        return {"pp": {p: count_pile(game, C.parse_pile(cards.get(p) or [], game.deck, game.name), rules).points
+                       for p in players},
+                "piles": {f"pp{i}": cards.get(p) or [] for i, p in enumerate(players)}}
     return {"pp": facts.get("points") or {}}
 
 
 def piles_summary(f: dict) -> str:
-    """Say a hand in a few words: "Anna 30 · Beat 20 · Carla 28"."""
+    """Say a hand in a few words: "Anna 30 · Beat 20 · Carla 28"; a hand entered with the cards by their sizes."""
+    if f.get("points") is None and isinstance(f.get("cards"), dict):
+        return line("Counted from the cards")
     return " · ".join(f"{p} {v}" for p, v in (f.get("points") or {}).items())

@@ -72,10 +72,20 @@ def example(game: Game) -> Example:
     return baseline_example(game, [30, 20, 28], BASELINE)  # Phil: "a score of 30 should be converted to +4"
 
 
+def to_facts(v: dict, players: list[str], rules: dict) -> dict:
+    """Return the facts: every player's points, or their cards where the counting aid counted them tapped."""
+    return piles_to_facts(v, players, rules, GAME)
+
+
+def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
+    """Return the form's values for a stored hand."""
+    return piles_from_facts(facts, players, rules, GAME)
+
+
 GAME = Game(
     id="scarto", name=N_("Scarto / Tarocchi"), min_players=3, max_players=3, deck=DECK, counting=Counting.GROUPS,
     group_size=3, values=values, total=TOTAL, options=OPTIONS, pile_warnings=pile_warnings, score=score,
-    entry=piles_entry(TOTAL), to_facts=piles_to_facts, from_facts=piles_from_facts, summary=piles_summary,
+    entry=piles_entry(TOTAL), to_facts=to_facts, from_facts=from_facts, summary=piles_summary,
     naming=ITALIAN, samples=SAMPLES, example=example,
     # docs/rules.md §2: exchanged French-style the Matto leaves the deck at 77
     zero_sum=lambda rules, n: rules["fool_exchange"] != "french",

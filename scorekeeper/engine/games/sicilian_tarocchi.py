@@ -5,8 +5,9 @@ from __future__ import annotations
 from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard
 from ..naming import ITALIAN_MARKS, Naming, card_name
+from .piles import seat_piles
 from ..text import N_, line, signed
-from ..entry import ALONE, Count, Entry, EntryError, Group, Number, PerSeat, Pick, Ticks, seats
+from ..entry import ALONE, Count, Entry, EntryError, Group, Number, PerSeat, Pick, Ticks, pile_or_rest, seats
 from ..game import (PLAYERS, Counting, Example, Game, Option, Result, check_players, count_pile, hand_fields, one_of,
                     renamed, seat, whole_points)
 
@@ -273,7 +274,13 @@ def _played(players, hand, rules, contract) -> Result:
     if last is not None and last not in SIDES:
         raise BadRequest(line("“last_trick” is “declarer” or “opponents”."))
     arie_side = None
-    if one_of(hand, "declarer_points", "declarer_cards") == "declarer_points":
+    # docs/rules.md §10, issue 41: in Mineo the game points the table typed decide the score; the card points may
+    # then be left out (given, they are checked for being possible)
+    alone = rules["version"] == "mineo" and hand.get("game_points") is not None \
+        and hand.get("declarer_points") is None and hand.get("declarer_cards") is None
+    if alone:
+        points = None
+    elif one_of(hand, "declarer_points", "declarer_cards") == "declarer_points":
         points = whole_points(hand["declarer_points"], 0, whole, line("The declarer's side's points"))
     else:
         if last is None:
@@ -304,16 +311,18 @@ def _played(players, hand, rules, contract) -> Result:
         elif set(ARIE) <= theirs:
             arie_side = "opponents"
         giove = arie_side is not None and (GIOVE in pile) == (arie_side == "declarer")
-    opponents = whole - points
-    pts = {"declarer": points, "opponents": opponents}
-    if partner:
-        explanation.append(line("{name} and {partner}: {points} points; opponents {opponents} (of {whole}).",
-                                name=declarer, partner=partner, points=points, opponents=opponents, whole=whole))
-    else:
-        explanation.append(line("{name} alone: {points} points; opponents {opponents} (of {whole}).",
-                                name=declarer, points=points, opponents=opponents, whole=whole))
+    pts = {}
+    if points is not None:
+        opponents = whole - points
+        pts = {"declarer": points, "opponents": opponents}
+        if partner:
+            explanation.append(line("{name} and {partner}: {points} points; opponents {opponents} (of {whole}).",
+                                    name=declarer, partner=partner, points=points, opponents=opponents, whole=whole))
+        else:
+            explanation.append(line("{name} alone: {points} points; opponents {opponents} (of {whole}).",
+                                    name=declarer, points=points, opponents=opponents, whole=whole))
     cappotto = hand.get("cappotto") or False
-    if cappotto and points != whole:
+    if cappotto and points is not None and points != whole:
         raise BadHand(line("A cappotto is every trick, so all {whole} points, not {points}.", whole=whole, points=points))
 
     if rules["version"] == "mineo":
@@ -456,27 +465,35 @@ def entry(players: list[str], rules: dict, last: dict | None) -> Entry:
                      style="points-row",
                      hint=line("Of {whole}, the last trick's {last} included. Type either side's points: the other "
                                "side has the rest.", whole=whole, last=rules["last_trick_points"])),
+               # docs/rules.md §10: the last trick's points are in no pile; a count of the cards asks whose they are
+               # (never guessed: half of all counted hands would be 5 points off, issue 41)
+               Pick("last_trick", line("Who took the last trick"), SIDE_WORDS, default=""),
                Ticks("extras", line("Also"), EXTRAS)]
     if rules["version"] == "mineo":
         played.append(Group((Number("gp_declarer", line("Declarer's side"), 0, 20, what=line("game points"),
                                     optional=True),
                              Number("gp_opponents", line("Opponents"), 0, 20, what=line("game points"),
                                     optional=True)),
-                            line("Game points as the table counted them (empty: from the points)")))
+                            line("Game points as the table counted them (empty: from the points; typed, they "
+                                 "decide the score, and the points may stay empty)")))
     played.append(Group((Ticks("payers", line("Said pago (each pays 1 to the taker)"), seats(players)),
                          Pick("offer_from", line("Offered by"), seats(players), style="people"),
                          Number("amount", line("Points offered"), 1, whole, what=line("points"), optional=True)),
                         line("Not played: a pago or an offer"), folded=True))
     fields = [Pick("contract", line("How the hand ended"), tuple((c, CONTRACT_WORDS[c]) for c in contracts),
                    default="solo", style="contract")]
-    counts = [Count("declarer", line("Declarer's side"), "points", {"side": "declarer"}),
-              Count("opponents", line("Opponents"), "points", {"side": "opponents"})]
+    lp = rules["last_trick_points"]
+    counts = [Count(side, words, "points", {"side": side}, bonus=("last_trick", side, lp) if lp else None)
+              for side, words in SIDE_WORDS]
     if n == 3:
         fields += [Group(tuple(played), unless=("contract", "each")),
-                   Group((PerSeat((Number("pp", None, 0, whole, what=line("points")),), fill_from=whole),),
+                   Group((PerSeat((Number("pp", None, 0, whole, what=line("points")),), fill_from=whole),
+                          Pick("last_each", line("Who took the last trick"), seats(players), default="",
+                               style="people")),
                          line("Each player's points, the last trick included (leave one empty: it is worked out "
                               "from {whole})", whole=whole), when=("contract", "each"), style="per-player")]
-        counts += [Count(f"pp{i}", p, f"pp{i}", {"contract": "each"}) for i, p in enumerate(players)]
+        counts += [Count(f"pp{i}", p, f"pp{i}", {"contract": "each"}, bonus=("last_each", p, lp) if lp else None)
+                   for i, p in enumerate(players)]
     else:
         fields += played
     return Entry(tuple(fields), counts=tuple(counts))
@@ -487,8 +504,17 @@ def to_facts(v: dict, players: list[str], rules: dict) -> dict:
     contract = v["contract"] or "solo"
     if contract == "passed":
         return {"contract": "passed"}
+    piles = v.get("piles") or {}
     if contract == "each":
-        return {"contract": "each", "points_each": v["pp"]}
+        cards = seat_piles(piles, players, deck_for(rules))
+        if cards is not None:  # the cards tapped: the engine counts them, as the API's cards_each
+            if v.get("last_each") is None:
+                raise EntryError({"last_each": line("Choose who took the last trick.")})
+            return {"contract": "each", "cards_each": cards, "last_trick": v["last_each"]}
+        facts = {"contract": "each", "points_each": v["pp"]}
+        if v.get("last_each") is not None:
+            facts["last_trick"] = v["last_each"]
+        return facts
     if contract == "pago":
         errors = {}
         if v.get("declarer") is None:
@@ -512,22 +538,30 @@ def to_facts(v: dict, players: list[str], rules: dict) -> dict:
             raise EntryError(errors)
         return {"contract": "offer", "offer": {"from": v["offer_from"], "to": v["declarer"], "amount": v["amount"]}}
     errors = {}
+    gp = (v.get("gp_declarer"), v.get("gp_opponents"))
+    cards = pile_or_rest(piles, "declarer", "opponents", deck_for(rules))
     if v.get("declarer") is None:
         errors["declarer"] = line("Choose the soloist.") if contract == "solo" else line("Choose the caller.")
-    if v.get("points") is None:
-        errors["points"] = line("Enter the points.")
+    if v.get("points") is None and cards is None and not (rules["version"] == "mineo" and None not in gp):
+        errors["points"] = line("Enter the points.")  # Mineo's game points typed decide alone (docs/rules.md §10)
+    if cards is not None and v.get("last_trick") is None:
+        errors["last_trick"] = line("Choose who took the last trick.")
     if contract == "call" and v.get("partner") is None:
         errors["partner"] = line("Choose the called trump's holder, or Alone.")
     if errors:
         raise EntryError(errors)
-    facts = {"contract": contract, "declarer": v["declarer"],
-             "declarer_points": v["points"] if v["side"] != "opponents" else total(rules) - v["points"]}
+    facts = {"contract": contract, "declarer": v["declarer"]}
+    if cards is not None:  # the cards tapped: the engine counts them and adds the last trick, as the API does
+        facts["declarer_cards"] = cards
+    elif v.get("points") is not None:
+        facts["declarer_points"] = v["points"] if v["side"] != "opponents" else total(rules) - v["points"]
+    if v.get("last_trick") is not None:
+        facts["last_trick"] = v["last_trick"]
     if contract == "call":
         facts["partner"] = None if v["partner"] == ALONE else v["partner"]
     for extra, _words in EXTRAS:
         if extra in (v.get("extras") or []):
             facts[extra] = True
-    gp = (v.get("gp_declarer"), v.get("gp_opponents"))
     if gp != (None, None):
         if None in gp:
             raise EntryError({"gp_declarer" if gp[0] is None else "gp_opponents":
@@ -540,20 +574,36 @@ def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
     """Return the form's values for a stored hand."""
     contract = facts["contract"]
     out = {"contract": contract, "side": "declarer", "extras": [e for e, _w in EXTRAS if facts.get(e)]}
+    lp = rules["last_trick_points"]
     if contract == "each":
         out["pp"] = facts.get("points_each") or {}
+        out["last_each"] = facts.get("last_trick")
+        if isinstance(facts.get("cards_each"), dict):  # entered with the cards: their count, the last trick's 5
+            piles = facts["cards_each"]
+            out["pp"] = {p: _counted(piles.get(p) or [], rules) + (lp if facts.get("last_trick") == p else 0)
+                         for p in players}
+            out["piles"] = {f"pp{i}": piles.get(p) or [] for i, p in enumerate(players)}
     elif contract == "pago":
         out.update(declarer=facts.get("taker"), payers=facts.get("payers") or [])
     elif contract == "offer":
         offer = facts.get("offer") or {}
         out.update(declarer=offer.get("to"), offer_from=offer.get("from"), amount=offer.get("amount"))
     elif contract in ("solo", "call"):
-        out.update(declarer=facts.get("declarer"), points=facts.get("declarer_points"))
+        out.update(declarer=facts.get("declarer"), points=facts.get("declarer_points"),
+                   last_trick=facts.get("last_trick"))
+        if isinstance(facts.get("declarer_cards"), list):  # entered with the cards: their count, the last trick's 5
+            out["points"] = _counted(facts["declarer_cards"], rules) + (lp if facts.get("last_trick") == "declarer"
+                                                                        else 0)
+            out["piles"] = {"declarer": facts["declarer_cards"]}
         if contract == "call":
             out["partner"] = facts.get("partner") or ALONE
         gp = facts.get("game_points") or {}
         out.update(gp_declarer=gp.get("declarer"), gp_opponents=gp.get("opponents"))
     return out
+
+
+def _counted(cards, rules) -> int:
+    return count_pile(GAME, C.parse_pile(cards, deck_for(rules), GAME.name), rules).points
 
 
 def summary(f: dict):
@@ -562,6 +612,8 @@ def summary(f: dict):
     if contract == "passed":
         return line("Everyone passed")
     if contract == "each":
+        if f.get("points_each") is None:
+            return line("Each for himself, counted from the cards")
         return " · ".join(f"{p} {n}" for p, n in (f.get("points_each") or {}).items())
     if contract == "pago":
         return line("Pago: {payers} → {taker}", payers=", ".join(f.get("payers") or []), taker=f.get("taker"))
@@ -569,8 +621,16 @@ def summary(f: dict):
         offer = f.get("offer") or {}
         return line("Offer: {giver} → {taker}, {amount}", giver=offer.get("from"), taker=offer.get("to"),
                     amount=offer.get("amount"))
-    text = line("{player}: {contract}, {points} points", player=f.get("declarer"),
-                contract=CONTRACT_WORDS.get(contract, contract), points=f.get("declarer_points"))
+    if f.get("declarer_points") is not None:
+        text = line("{player}: {contract}, {points} points", player=f.get("declarer"),
+                    contract=CONTRACT_WORDS.get(contract, contract), points=f.get("declarer_points"))
+    elif f.get("declarer_cards") is not None:
+        text = line("{player}: {contract}, counted from the cards", player=f.get("declarer"),
+                    contract=CONTRACT_WORDS.get(contract, contract))
+    else:  # Mineo: the game points alone
+        gp = f.get("game_points") or {}
+        text = line("{player}: {contract}, game points {d} to {o}", player=f.get("declarer"),
+                    contract=CONTRACT_WORDS.get(contract, contract), d=gp.get("declarer"), o=gp.get("opponents"))
     if f.get("partner") and f.get("partner") != f.get("declarer"):
         text = line("{hand} with {partner}", hand=text, partner=f["partner"])
     if f.get("stata"):

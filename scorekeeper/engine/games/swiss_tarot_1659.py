@@ -82,10 +82,20 @@ def example(game: Game) -> Example:
     return baseline_example(game, [30, 24, 24], BASELINE)
 
 
+def to_facts(v: dict, players: list[str], rules: dict) -> dict:
+    """Return the facts: every player's points, or their cards where the counting aid counted them tapped."""
+    return piles_to_facts(v, players, rules, GAME)
+
+
+def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
+    """Return the form's values for a stored hand."""
+    return piles_from_facts(facts, players, rules, GAME)
+
+
 GAME = Game(
     id="swiss_tarot_1659", name=N_("Swiss Tarot 1659"), min_players=3, max_players=3, deck=DECK,
     counting=Counting.GROUPS, group_size=3, values=values, total=TOTAL, options=OPTIONS, pile_warnings=pile_warnings,
-    score=score, entry=piles_entry(TOTAL), to_facts=piles_to_facts, from_facts=piles_from_facts,
+    score=score, entry=piles_entry(TOTAL), to_facts=to_facts, from_facts=from_facts,
     summary=piles_summary, naming=NAMING, deals_per_game=3, deals_label=N_("3 rounds"), samples=SAMPLES,
     samples_combine=True, example=example,
     # docs/rules.md §4: a Fool kept by its owner makes the deck count 79

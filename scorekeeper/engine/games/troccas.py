@@ -172,20 +172,34 @@ def to_facts(v: dict, players: list[str], rules: dict) -> dict:
         raise EntryError({"partner": line("Choose the partner.")})
     ours = [players[0], v["partner"]]
     theirs = [p for p in players if p not in ours]
+    piles = v.get("piles") or {}
+    for side in ("first", "other"):
+        if side in piles:
+            # the cards tapped: the engine counts them, and refuses what the API refuses (a sweep without the
+            # scart, docs/rules.md §1), rather than the form saving the points the cards happen to count
+            return {"teams": [ours, theirs], "side": ours[0] if side == "first" else theirs[0],
+                    "cards": list(piles[side])}
     return {"teams": [ours, theirs], "side": ours[0] if v["side"] != "other" else theirs[0], "points": v["points"]}
 
 
 def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
     """Return the form's values for a stored hand."""
     team = next(t for t in facts["teams"] if players[0] in t)
-    return {"partner": next(p for p in team if p != players[0]),
-            "side": "first" if facts["side"] in team else "other", "points": facts["points"]}
+    side = "first" if facts["side"] in team else "other"
+    out = {"partner": next(p for p in team if p != players[0]), "side": side, "points": facts.get("points")}
+    if isinstance(facts.get("cards"), list):  # entered with the cards: their count, and the cards kept
+        out["points"] = pile_of(GAME, facts["cards"], rules).points
+        out["piles"] = {side: facts["cards"]}
+    return out
 
 
 def summary(f: dict):
     """Say a hand in a few words: "Anna & Carla: 40 points"."""
     team = next((t for t in f.get("teams", []) if f.get("side") in t), [])
-    return line("{team}: {points} points", team=" & ".join(team), points=f.get("points"))
+    points = f.get("points")
+    if points is None and isinstance(f.get("cards"), list):  # a pile's count doesn't depend on the house rules
+        points = pile_of(GAME, f["cards"], {k: o.default for k, o in OPTIONS.items()}).points
+    return line("{team}: {points} points", team=" & ".join(team), points=points)
 
 
 GAME = Game(

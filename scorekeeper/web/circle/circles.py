@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from datetime import date, datetime, timezone
-from typing import NamedTuple
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_babel import format_date
@@ -23,7 +22,7 @@ from ...engine import evening, season
 from ...engine.evening import Setup
 from ...engine.games import get_game
 from ...engine.settle import BANK, COINS
-from .. import said, scoreboard
+from .. import ledger, said, scoreboard
 from ..access import load_circle, polled, refuse, table_may_change, viewer_ok
 from ..bounds import invisible
 from ..chart import season_chart
@@ -41,28 +40,6 @@ bp = Blueprint("circles", __name__)
 MAX_CIRCLE_NAME = 80
 SHOWN = 12  # evenings the circle's page lists, newest first; all of them are a tap away
 MAX_NOTE = 80
-
-
-class Evening(NamedTuple):
-    """One evening of the circle: its table (as its totals were worked out) and what the season counts of it."""
-
-    table: object
-    played: season.Played
-
-
-def evenings(circle_id: str) -> list[Evening]:
-    """The circle's evenings, oldest first, each with its totals from the evening kept for its table's version
-    (web/scoreboard.py: the page scores only the evenings that changed since it was last shown)."""
-    out = []
-    for table in store.circle_tables(circle_id):
-        table, totals = scoreboard.totals(table)
-        out.append(Evening(table, season.Played.of(table.id, played_on(table), totals)))
-    return out
-
-
-def played_on(table) -> date:
-    when = table.created_at if table.created_at.tzinfo else table.created_at.replace(tzinfo=timezone.utc)
-    return when.date()
 
 
 def _name(text: str | None) -> tuple[str, str | None]:
@@ -99,7 +76,7 @@ def filters_asked(args) -> tuple[season.Filters, dict]:
 def render_page(circle, template: str = "circle/page.html", status: int = 200, **extra):
     """Render the circle's page (or its board alone, for the poll) as season.page works it out."""
     tag = store.circle_tag(circle.id)  # read before the evenings: a change meanwhile is a newer tag, polled again
-    played = evenings(circle.id)
+    played = ledger.evenings(circle.id)
     filters, date_errors = filters_asked(request.args)
     if filters.game not in {e.played.game for e in played}:
         filters = replace(filters, game=None)
@@ -129,7 +106,7 @@ def render_page(circle, template: str = "circle/page.html", status: int = 200, *
         merged=request.args.get("merged") == "1", stale=request.args.get("stale") == "1"), status
 
 
-def evening_rows(played: list[Evening], scorer: bool, most: int | None = None) -> list:
+def evening_rows(played: list[ledger.Evening], scorer: bool, most: int | None = None) -> list:
     """The circle's evenings as its list shows them, newest first: the newest `most` (None: all) with their links
     (a scorer's page, or the watch page on a watch link), the rest counted only."""
     newest = played[::-1]
@@ -188,7 +165,7 @@ def live(circle_id):
 def all_evenings(circle_id):
     """Every evening of the circle, newest first: none is ever lost."""
     circle = load_circle(circle_id)
-    played = evenings(circle.id)
+    played = ledger.evenings(circle.id)
     scorer = circle.role == store.SCORER
     return render_template("circle/evenings.html", circle=circle, scorer=scorer, rows=evening_rows(played, scorer),
                            shown=len(played))
@@ -320,18 +297,15 @@ def _both_played(circle, e: season.BothPlayed) -> str:
 @bp.post("/c/<circle_id>/paid")
 def paid(circle_id):
     """Mark a line of the season's settling up paid; one no longer owed (marked on another phone) is said."""
+    circle = load_circle(circle_id)
     currency = request.form.get("currency", "")
-    everything = [e.played for e in evenings(circle_id)]
-    owed = dict(season.owed(everything, store.paid_in_circle(circle_id))).get(currency)
-    line = (request.form.get("payer", ""), request.form.get("payee", ""), digits(request.form.get("amount")))
     try:
-        if owed is None or line not in {(t.payer, t.payee, t.amount) for t in owed.transfers}:
-            raise store.AlreadyPaid()
-        store.mark_paid(*line, currency, circle_id=circle_id, token=request.form.get("token"),
-                        seen=digits(request.form.get("seen")) or 0)
+        ledger.mark_paid(circle, request.form.get("payer", ""), request.form.get("payee", ""),
+                         digits(request.form.get("amount")), currency, request.form.get("token"),
+                         digits(request.form.get("seen")) or 0)
     except store.AlreadyPaid:
-        return redirect(url_for("circles.show", circle_id=circle_id, stale=1, _anchor=f"settle-{currency}"), 303)
-    return redirect(url_for("circles.show", circle_id=circle_id, _anchor=f"settle-{currency}"), 303)
+        return redirect(url_for("circles.show", circle_id=circle.id, stale=1, _anchor=f"settle-{currency}"), 303)
+    return redirect(url_for("circles.show", circle_id=circle.id, _anchor=f"settle-{currency}"), 303)
 
 
 @bp.post("/c/<circle_id>/unpaid")
@@ -360,12 +334,6 @@ def pot_form_problems(form) -> tuple[dict, dict]:
     return values, errors
 
 
-def rule_totals(circle) -> dict[str, int]:
-    """What the pot's rule brought, per currency (the pot holds it too: a withdrawal may take it)."""
-    by_rule = season.pot_by_rule([e.played for e in evenings(circle.id)], circle.pot_per_lost_hand)
-    return {c: sum(a for _l, a in people.values()) for c, people in by_rule.items()}
-
-
 @bp.post("/c/<circle_id>/pot")
 def pot(circle_id):
     """Put money into the circle's pot or take it out; a withdrawal beyond what it holds is refused at the amount."""
@@ -374,7 +342,7 @@ def pot(circle_id):
     if not errors:
         try:
             store.pot_add(circle.id, values["sign"] * values["amount"], values["currency"], values["note"],
-                          values["who"], request.form.get("token"), rule_totals(circle).get(values["currency"], 0))
+                          values["who"], request.form.get("token"), ledger.paid_to_pot(circle).get(values["currency"], 0))
             return redirect(url_for("circles.show", circle_id=circle.id, _anchor="pot"), 303)
         except store.PotShort as e:
             errors["amount"] = _("The pot holds %(holds)s: it can't give out more than that (it is the table's cash, "
@@ -387,7 +355,7 @@ def pot_undo(circle_id):
     """Take back an entry of the pot, unless that would leave it below empty."""
     circle = load_circle(circle_id)
     try:
-        store.pot_undo(circle.id, digits(request.form.get("entry")) or 0, rule_totals(circle))
+        store.pot_undo(circle.id, digits(request.form.get("entry")) or 0, ledger.paid_to_pot(circle))
     except store.PotShort as e:
         return render_page(circle, pot_errors={"undo": _(
             "Taking that back would leave the pot below empty (it holds %(holds)s): take back the later withdrawal "

@@ -1,5 +1,6 @@
 """Settling an evening up: who pays whom in the fewest payments, rounded to the currency's coin; each line marked
-paid as it is paid (who, when; Undo), so the table and its circle know what is still owed."""
+paid as it is paid (who, when; Undo). An evening of a circle is settled in its season: its page shows the circle's
+one ledger (web/ledger.py), this evening included, and marks lines there, so both pages agree at every moment."""
 from __future__ import annotations
 
 from flask import Blueprint, flash, get_flashed_messages, redirect, render_template, request, url_for
@@ -8,8 +9,8 @@ from flask_babel import gettext as _
 from ... import store
 from ...engine import evening, settle
 from ...engine.evening import Setup
-from .. import said
-from ..access import load, viewer_ok
+from .. import ledger, said
+from ..access import load, role, viewer_ok
 from ..links import external
 from ..parse import digits
 from ..table_form import new_token
@@ -17,12 +18,26 @@ from ..table_form import new_token
 bp = Blueprint("settle", __name__)
 
 
-def open_lines(table, e) -> tuple[settle.Settlement, list]:
-    """Return the settlement of what is still owed (the evening's balances less the lines marked paid) and the
-    marks."""
+def season_of(table):
+    """The circle this evening is settled in, as this request's key sees it, if it shows the money; else None (an
+    evening of no circle, or a watcher kept from a circle's money: the evening's own lines)."""
+    if table.circle_id is None:
+        return None
+    circle = store.get_circle(table.circle_id, store.VIEWER if role() == store.VIEWER else store.SCORER)
+    return circle if circle.shows_money() else None
+
+
+def open_lines(table, e, circle=None) -> tuple[settle.Settlement, list, list]:
+    """Return the settlement of what is still owed, the marks the page lists, and those a new mark must count (a
+    line marked twice on two phones is marked once): the evening's balances less its lines marked paid; for an
+    evening of a circle, the season's (the pot's rule included) less every line of the season."""
+    if circle is not None:
+        paid = [p for p in store.paid_in_circle(circle.id) if p.currency == table.currency]
+        remaining = ledger.owed(circle).get(table.currency) or settle.settle({}, table.currency)
+        return remaining, paid, [p for p in paid if p.table_id is None]
     paid = store.paid_for_table(table.id)
     owed = settle.after_payments(e.money, [(p.payer, p.payee, p.amount) for p in paid if p.currency == table.currency])
-    return settle.settle(owed, table.currency), paid
+    return settle.settle(owed, table.currency), paid, paid
 
 
 @bp.get("/t/<table_id>/settle")
@@ -31,14 +46,15 @@ def show(table_id):
     """Settling up: who pays whom, in the fewest payments, and the lines marked paid."""
     table, game = load(table_id)
     e = evening.build(Setup.of(table), store.list_hands(table.id), range(0))  # no sentences: settling shows none
-    remaining, paid = open_lines(table, e)
+    circle = season_of(table)
+    remaining, paid, counted = open_lines(table, e, circle)
     marks = {}  # how many live marks of each line the page shows: a mark posted from it must still see as many
-    for p in paid:
+    for p in counted:
         marks[(p.payer, p.payee, p.amount)] = marks.get((p.payer, p.payee, p.amount), 0) + 1
     watch = external("live.view", table_id=store.share_links(table.id)[store.VIEWER])
     text = said.settle_text(_(game.name), table.created_at, remaining.transfers, table.currency, e.money, watch)
     return render_template("table/settle.html", table=table, game=game, b=e, s=settle.settle(e.money, table.currency),
-                           share_text=text,
+                           share_text=text, season=circle,
                            remaining=remaining, paid=paid, marks=marks, bank=settle.BANK, token=new_token(),
                            coin=settle.COINS.get(table.currency, 1),
                            message=next(iter(get_flashed_messages(category_filter=["message"])), None))
@@ -49,14 +65,18 @@ def paid(table_id):
     """Mark one line of what is still owed paid; a line no longer owed (paid on another phone) is said, not marked
     twice."""
     table, _game = load(table_id)
-    e = evening.build(Setup.of(table), store.list_hands(table.id), range(0))
-    remaining, _paid = open_lines(table, e)
     line = (request.form.get("payer", ""), request.form.get("payee", ""), digits(request.form.get("amount")))
+    token, seen = request.form.get("token"), digits(request.form.get("seen")) or 0
+    circle = season_of(table)
     try:
-        if line not in {(t.payer, t.payee, t.amount) for t in remaining.transfers}:
-            raise store.AlreadyPaid()
-        store.mark_paid(*line, table.currency, table_id=table.id, token=request.form.get("token"),
-                        seen=digits(request.form.get("seen")) or 0)
+        if circle is not None:
+            ledger.mark_paid(circle, *line, table.currency, token, seen)
+        else:
+            remaining, _paid, _counted = open_lines(table, evening.build(Setup.of(table), store.list_hands(table.id),
+                                                                          range(0)))
+            if line not in {(t.payer, t.payee, t.amount) for t in remaining.transfers}:
+                raise store.AlreadyPaid()
+            store.mark_paid(*line, table.currency, table_id=table.id, token=token, seen=seen)
     except store.AlreadyPaid:
         flash(_("That line isn't owed any more (marked paid on another phone, or the hands changed): here is what "
                 "is owed now."), "message")
@@ -65,7 +85,9 @@ def paid(table_id):
 
 @bp.post("/t/<table_id>/settle/unpaid")
 def unpaid(table_id):
-    """Undo a mark: the line is owed again."""
+    """Undo a mark: the line is owed again (for an evening of a circle, a line of its season too)."""
     table, _game = load(table_id)
-    store.unmark_paid(digits(request.form.get("payment")) or 0, table_id=table.id)
+    payment = digits(request.form.get("payment")) or 0
+    if not store.unmark_paid(payment, table_id=table.id) and season_of(table) is not None:
+        store.unmark_paid(payment, circle_id=table.circle_id)
     return redirect(url_for("settle.show", table_id=table.id), 303)

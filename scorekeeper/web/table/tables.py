@@ -5,7 +5,6 @@ fact with a message at its field, and the engine has the last word on values (it
 """
 from __future__ import annotations
 
-import json
 from urllib.parse import quote
 
 from flask import (Blueprint, current_app, flash, get_flashed_messages, make_response, redirect,
@@ -99,21 +98,17 @@ def saved(table_id, game, written: store.Added, aid_used: bool, since: int | Non
         "table/_saved.html", table=table, game=game, b=b, form=form, number=None, send_form=aid_used,
         aid=count_aid.start(game, table, MultiDict()) if aid_used else None, last=last,
         said=(row, "saved") if row is not None else None, added=added, preview=None, engine_error=None))
-    if not aid_used:
-        # the phone resets its own form to the next hand's values (static/hand_form.js): it has the form already
+    next_hand = None
+    if not aid_used:  # the phone resets its own form to the next hand's values (static/hand_form.js)
         last = b.rows[-1].hand.facts if b.rows else None
-        response.headers["HX-Reswap"] = "none"
-        response.headers["X-Next-Hand"] = json.dumps(
-            {"token": new_token(), "setup": store.fingerprint(store.current_setup(table)),
-             "values": hand_form.next_values(game, table, last)}, ensure_ascii=True, separators=(",", ":"))
-    response.set_etag(scoreboard.etag(table.version))  # the version shown: the page's poll goes on from here
-    response.headers["X-Hands"] = str(len(b.rows))  # this phone's list of tables says how many (static/board.js tells static/tables.js)
-    return response
+        next_hand = {"token": new_token(), "setup": store.fingerprint(store.current_setup(table)),
+                     "values": hand_form.next_values(game, table, last)}
+    return scoreboard.save_answer(response, table, b, next_hand)
 
 
-def check_hand(form, table):
+def check_hand(form, table, aid):
     """Return (facts, None) from a posted form, or (None, the engine's sentence) with messages kept on the form."""
-    facts = hand_form.read(form)
+    facts = hand_form.read(form, aid.piles)
     if facts is None:
         return None, None
     try:
@@ -137,7 +132,7 @@ def add(table_id):
     engine_error = None
     done, preview = counting_step(form, game, table, aid)
     if not done and count_aid.before_save(form, game, table, request.form, aid):
-        facts, engine_error = check_hand(form, table)
+        facts, engine_error = check_hand(form, table, aid)
         if facts is not None:
             limit = current_app.config["MAX_HANDS"]
             since = scoreboard.kept_version(table) if form_only() else None
@@ -181,7 +176,7 @@ def preview(table_id):
     table, game = load(table_id)
     form = hand_form.posted_form(game, table, request.form)
     aid = count_aid.start(game, table, request.form)
-    facts = hand_form.read(form) if count_aid.before_save(form, game, table, request.form, aid) else None
+    facts = hand_form.read(form, aid.piles) if count_aid.before_save(form, game, table, request.form, aid) else None
     return render_template("table/_preview.html", preview=words.preview(table, facts) if facts is not None else None,
                            tally=count_aid.tally(aid))
 
@@ -207,7 +202,7 @@ def counted(form, game, table, aid) -> dict | None:
     """Count the cards into the form (the Count button); return the preview if the hand is now complete."""
     if not count_aid.count(form, game, table, request.form, aid):
         return None
-    facts = hand_form.read(form)  # preview the hand if it's now complete; no nagging if not
+    facts = hand_form.read(form, aid.piles)  # preview the hand if it's now complete; no nagging if not
     for field in form:
         field.errors = []
     return words.preview(table, facts) if facts is not None else None
@@ -228,6 +223,7 @@ def edit(table_id, number):
     if request.method == "GET":
         try:
             form = hand_form.edit_form(game, table, hand.facts)
+            aid.piles = dict(form.piles)  # a hand entered with its cards keeps them, unless its points are changed
         except evening.DAMAGED:  # stored facts the form can't show: an empty form, to enter the hand again
             form = hand_form.new_form(game, table, None)
             message = message or say(evening.DAMAGED_FACTS)
@@ -237,7 +233,7 @@ def edit(table_id, number):
         form = hand_form.posted_form(game, table, request.form)
         done, preview = counting_step(form, game, table, aid)
         if not done and count_aid.before_save(form, game, table, request.form, aid):
-            facts, engine_error = check_hand(form, table)
+            facts, engine_error = check_hand(form, table, aid)
             version = digits(form.version.data)
             if version is None and (form.version.data or "").strip():
                 version = -1  # a version that is no version (10**30, text): never current, so "changed meanwhile"

@@ -1,0 +1,57 @@
+"""A circle's money as one ledger: what each evening owes, what the pot's rule asks, every line marked paid
+(on an evening's settle-up or the circle's). The circle's settle-up and each of its evenings' ask it, so both say
+the same "who still owes whom" at every moment (engine/season.py works it out; this reads its facts)."""
+from __future__ import annotations
+
+from datetime import date, timezone
+from typing import NamedTuple
+
+from .. import store
+from ..engine import season
+from . import scoreboard
+
+
+class Evening(NamedTuple):
+    """One evening of a circle: its table (as its totals were worked out) and what the season counts of it."""
+
+    table: object
+    played: season.Played
+
+
+def played_on(table) -> date:
+    """The day an evening was played: the day its table was opened (UTC)."""
+    when = table.created_at if table.created_at.tzinfo else table.created_at.replace(tzinfo=timezone.utc)
+    return when.date()
+
+
+def evenings(circle_id: str) -> list[Evening]:
+    """The circle's evenings, oldest first, each with its totals from the evening kept for its table's version
+    (web/scoreboard.py: a page scores only the evenings that changed since it was last shown)."""
+    out = []
+    for table in store.circle_tables(circle_id):
+        table, totals = scoreboard.totals(table)
+        out.append(Evening(table, season.Played.of(table.id, played_on(table), totals)))
+    return out
+
+
+def owed(circle, played: list[Evening] | None = None, paid: list | None = None) -> dict:
+    """What is still owed over the circle's season: {currency: Settlement}, the pot's rule included."""
+    played = evenings(circle.id) if played is None else played
+    paid = store.paid_in_circle(circle.id) if paid is None else paid
+    return dict(season.owed([e.played for e in played], paid, circle.pot_per_lost_hand))
+
+
+def mark_paid(circle, payer: str, payee: str, amount: int | None, currency: str, token: str | None,
+              seen: int) -> None:
+    """Mark a line of the season paid, from the circle's page or an evening's; store.AlreadyPaid if it isn't owed
+    now (marked on another phone, or the hands changed)."""
+    settlement = owed(circle).get(currency)
+    if settlement is None or (payer, payee, amount) not in {(t.payer, t.payee, t.amount)
+                                                            for t in settlement.transfers}:
+        raise store.AlreadyPaid()
+    store.mark_paid(payer, payee, amount, currency, circle_id=circle.id, token=token, seen=seen)
+
+
+def paid_to_pot(circle) -> dict[str, int]:
+    """What the lines marked paid brought the pot, per currency (it holds that too: a withdrawal may take it)."""
+    return season.paid_to_pot(store.paid_in_circle(circle.id))

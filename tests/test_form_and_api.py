@@ -1,0 +1,214 @@
+"""The hand form gives what the API gives for the same facts and cards (issue 41, "done when"): scores, money,
+refusals and warnings. Each case enters one hand through the form (the Flask test client posting it as a phone does,
+counting the cards where the case taps them) and through POST /api/v1/score, and compares."""
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from scorekeeper.engine.games import get_game
+from tests.opening import open_table
+
+FOUR = ["Rosaria", "Turi", "Nino", "Pina"]
+THREE = ["Anna", "Beat", "Carla"]
+
+
+def table_form(players, stake="0.01", currency="EUR", **rules) -> dict:
+    """The new-table form: 1 cent a point, as the API's stake 1 (payouts in cents)."""
+    data = {f"players-{i}": p for i, p in enumerate(players)}
+    data.update(first_dealer="0", stake=stake, currency=currency)
+    data.update({f"rule_{k}": v for k, v in rules.items()})
+    return data
+
+
+def said(page: str, kind: str) -> list[str]:
+    """Return the sentences of one kind on a page (warning, engine-error), unescaped."""
+    return [html.unescape(s).strip() for s in re.findall(rf'<p class="{kind}"[^>]*>(.*?)</p>', page, re.S)]
+
+
+def hidden(page: str, name: str) -> list[str]:
+    return [html.unescape(v) for v in re.findall(rf'<input type="hidden" name="{name}" value="([^"]*)"', page)]
+
+
+def api(client, game, players, hand, rules=None, stake=1):
+    body = {"game": game, "players": players, "hand": hand, "stake": stake}
+    if rules:
+        body["rules"] = rules
+    return client.post("/api/v1/score", json=body)
+
+
+def through_form(client, url, posts: list[dict]):
+    """Post the form as a phone does: each step but the last a Count (its hidden fields carried on, as the page
+    keeps them), the last a Save. Return (the preview before Save, the Save's answer)."""
+    carried: dict = {}
+    for step in posts[:-1]:
+        page = client.post(url + "/hands", data={**carried, **step, "action": "count"}).get_data(as_text=True)
+        assert not said(page, "field-error"), said(page, "field-error")
+        carried = {"pile": hidden(page, "pile"), "counted": (hidden(page, "counted") or [""])[0]}
+        for name in ("points",) + tuple(f"pp{i}" for i in range(5)):
+            m = re.search(rf'<input[^>]*name="{name}"[^>]*value="([^"]*)"', page)
+            if m and m.group(1):
+                carried[name] = m.group(1)
+    last = {**carried, **posts[-1]}
+    preview = client.post(url + "/preview", data=last).get_data(as_text=True)
+    saved = client.post(url + "/hands", data={**last, "token": "t1", "action": "save"})
+    return preview, saved
+
+
+def compare(client, game, players, form_data, posts, api_hand, rules=None, stake=1):
+    """Enter a hand both ways and check they agree; return the API's answer."""
+    url = open_table(client, game, form_data)
+    preview, saved = through_form(client, url, posts)
+    answer = api(client, game, players, api_hand, rules, stake)
+    if answer.status_code != 200:  # refused by the API: the form refuses it too, saying the same
+        message = answer.get_json()["error"]["message"]
+        assert saved.status_code == 200, "the form saved a hand the API refuses: " + message
+        assert message in said(saved.get_data(as_text=True), "engine-error")
+        assert message in said(preview, "engine-error")
+        return answer.get_json()
+    assert saved.status_code == 303, said(saved.get_data(as_text=True), "engine-error")
+    result = answer.get_json()
+    exported = client.get(url + "/export.json").get_json()
+    assert exported["hands"][-1]["hand"] == api_hand  # the same facts
+    assert exported["totals"]["units"] == result["scores"]
+    assert {p: float(v) for p, v in exported["totals"]["money"].items()} == \
+        {p: float(v) for p, v in result["payouts"].items()}
+    # the same warnings, before Save (the preview) and on the saved hand's row
+    assert said(preview, "warning") == result["warnings"]
+    assert said(client.get(url).get_data(as_text=True), "warning") == result["warnings"]
+    return result
+
+
+# issue 41, item 1: T20, T1, the Fugitive, the four arie, the four kings and 13 scartine (24 cards): Σ 3 × 10 + 4 × 5
+# + 4 × 5 + 13 = 83, 8 threes: 83 − 16 = 67 (docs/rules.md §10); the other side's cards 104 − 67 = 37
+SCARTINE = ["SW-5", "SW-6", "SW-7", "SW-8", "SW-9", "BA-5", "BA-6", "BA-7", "BA-8", "BA-9", "CU-5", "CU-6", "CU-7"]
+COUNTED = ["T20", "T1", "FOOL", "T16", "T17", "T18", "T19", "SW-K", "BA-K", "CU-K", "CO-K"] + SCARTINE
+
+
+@pytest.mark.parametrize("last, scores", [
+    # the counted side took the last trick: 67 + 5 = 72, 72 − 55 = +17 each of the pair, −17 each opponent
+    ("declarer", {"Rosaria": 17, "Turi": 17, "Nino": -17, "Pina": -17}),
+    # the opponents took it: 67, 67 − 55 = +12
+    ("opponents", {"Rosaria": 12, "Turi": 12, "Nino": -12, "Pina": -12}),
+])
+def test_sicily_a_counted_call_gives_the_last_trick_to_the_side_that_took_it(client, last, scores):
+    posts = [{"contract": "call", "declarer": "Rosaria", "partner": "Turi", "last_trick": last,
+              "count_of": "declarer", "card": COUNTED}]
+    hand = {"contract": "call", "declarer": "Rosaria", "declarer_cards": COUNTED, "last_trick": last,
+            "partner": "Turi"}
+    result = compare(client, "sicilian_tarocchi", FOUR, table_form(FOUR), posts, hand)
+    assert result["scores"] == scores
+
+
+def test_sicily_the_other_sides_pile_counted_gives_the_same_hand(client):
+    # the opponents' 39 cards tapped instead: the declarer's side holds the rest, the 24 above (72 with the last trick)
+    theirs = [c for c in get_game("sicilian_tarocchi").deck if c not in COUNTED]
+    posts = [{"contract": "call", "declarer": "Rosaria", "partner": "Turi", "last_trick": "declarer",
+              "count_of": "opponents", "card": theirs}]
+    hand = {"contract": "call", "declarer": "Rosaria", "declarer_cards": [c for c in get_game("sicilian_tarocchi").deck
+                                                                          if c in COUNTED],
+            "last_trick": "declarer", "partner": "Turi"}
+    assert compare(client, "sicilian_tarocchi", FOUR, table_form(FOUR), posts, hand)["scores"]["Rosaria"] == 17
+
+
+def test_sicily_a_count_asks_who_took_the_last_trick_first(client):
+    url = open_table(client, "sicilian_tarocchi", table_form(FOUR))
+    page = client.post(url + "/hands", data={"contract": "call", "declarer": "Rosaria", "partner": "Turi",
+                                             "count_of": "declarer", "card": COUNTED, "token": "t",
+                                             "action": "save"})
+    assert page.status_code == 200  # nothing saved, nothing guessed
+    text = page.get_data(as_text=True)
+    assert "Choose “Who took the last trick” first: its 5 points are in no pile." in said(text, "field-error")
+    tile = re.search(r'<input[^>]*name="card"[^>]*value="T20"[^>]*>|<input[^>]*value="T20"[^>]*name="card"[^>]*>', text)
+    assert tile and "checked" in tile.group(0)  # the cards tapped are kept
+
+
+def test_sicily_a_pile_no_deal_gives_is_warned_of_as_the_api_does(client):
+    # issue 41, item 4: a 3-player solo, 13 cards without the Fugitive: 13 = 3 × 4 + 1, and only the pile holding
+    # the Fujutu has 3k+1 cards (docs/rules.md §10 "Pile sizes")
+    pile = ["T20", "T19", "SW-K", "CU-Q"] + SCARTINE[:9]
+    posts = [{"contract": "solo", "declarer": "Anna", "last_trick": "opponents", "count_of": "declarer",
+              "card": pile}]
+    hand = {"contract": "solo", "declarer": "Anna", "declarer_cards": pile, "last_trick": "opponents"}
+    result = compare(client, "sicilian_tarocchi", THREE, table_form(THREE), posts, hand)
+    assert len(result["warnings"]) == 1 and "13 cards can't happen" in result["warnings"][0]
+
+
+def test_sicily_mineo_game_points_alone(client):
+    # issue 41, item 5: the game points typed decide; no card points asked. J = 3 − 1 = 2: each of the pair ±2
+    posts = [{"contract": "call", "declarer": "Turi", "partner": "Pina", "gp_declarer": "3", "gp_opponents": "1"}]
+    hand = {"contract": "call", "declarer": "Turi", "partner": "Pina", "game_points": {"declarer": 3, "opponents": 1}}
+    result = compare(client, "sicilian_tarocchi", FOUR, table_form(FOUR, version="mineo"), posts, hand,
+                     rules={"version": "mineo"})
+    assert result["scores"] == {"Rosaria": -2, "Turi": 2, "Nino": -2, "Pina": 2}
+
+
+TROCCAS = ["Anna", "Ben", "Cla", "Zoë"]
+TROCCAS_FORM = {**table_form(TROCCAS, stake="0.05", currency="CHF"), "rule_all_tricks_take_scart": "y"}
+
+
+def test_troccas_a_sweep_pile_without_the_scart_is_refused_as_the_api_refuses_it(client):
+    # issue 41, item 3: every trick but the scart (2 plain cards), 76 cards: the team that takes every trick also
+    # takes the scart (docs/rules.md §1), so the API refuses the pile; the form did save 66 (±30)
+    pile = [c for c in get_game("troccas").deck if c not in ("CU-6", "CO-6")]
+    posts = [{"partner": "Cla", "count_of": "first", "card": pile}]
+    hand = {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna", "cards": pile}
+    result = compare(client, "troccas", TROCCAS, TROCCAS_FORM, posts, hand, stake=5)
+    assert result["error"]["code"] == "bad_hand"
+
+
+def test_troccas_a_counted_pile_is_the_apis(client):
+    # SW-K CU-Q BA-J T5 + the 2-card scart CU-6 CO-6: one group of four (5 + 4 + 2 + 1 − 3 = 9) and two odd cards
+    # (2 − 1 = 1): 10 (docs/rules.md §1); 10 − 36 = −26 each of Anna and Cla
+    pile = ["SW-K", "CU-Q", "BA-J", "T5", "CU-6", "CO-6"]
+    posts = [{"partner": "Cla", "count_of": "first", "card": pile}]
+    hand = {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna", "cards": pile}
+    result = compare(client, "troccas", TROCCAS, TROCCAS_FORM, posts, hand, stake=5)
+    assert result["scores"] == {"Anna": -26, "Ben": 26, "Cla": -26, "Zoë": 26}
+
+
+def test_scarto_two_piles_counted_keep_each_others_points_and_the_fools_warning(client):
+    # issue 41, item 4: Anna's pile with the Matto but whole threes (24 cards: looks exchanged French-style, warned,
+    # italian-swiss-archive.txt: the Matto counts alone as 4), Beat's 27 counted next, Carla's the rest of the deck
+    deck = list(get_game("scarto").deck)
+    anna = ["FOOL"] + [c for c in deck if c != "FOOL"][:23]
+    beat = [c for c in deck if c not in anna][:27]
+    carla = [c for c in deck if c not in anna and c not in beat]
+    posts = [{"count_of": "pp0", "card": anna}, {"count_of": "pp1", "card": beat}]
+    hand = {"cards": {"Anna": anna, "Beat": beat, "Carla": carla}}
+    compare(client, "scarto", THREE, table_form(THREE), posts, hand)
+
+
+@pytest.mark.parametrize("points, oudlers", [("40.5", 2), ("56", 0)])
+def test_french_tarot_points_typed_are_the_apis(client, points, oudlers):
+    # the FFT default (the Excuse on the last trick changes side, docs/rules.md §6): 40.5 at 4 players is no warning
+    players = ["Anna", "Ben", "Cla", "Dora"]
+    posts = [{"taker": "Anna", "contract": "garde", "side": "attack", "points": points, "oudlers": str(oudlers)}]
+    hand = {"taker": "Anna", "contract": "garde", "points": float(points), "oudlers": oudlers}
+    url = open_table(client, "french_tarot", table_form(players))
+    preview, saved = through_form(client, url, posts)
+    result = api(client, "french_tarot", players, hand).get_json()
+    assert saved.status_code == 303 and said(preview, "warning") == result["warnings"]
+    assert client.get(url + "/export.json").get_json()["totals"]["units"] == result["scores"]
+
+
+def test_a_hand_saved_with_its_cards_keeps_them_when_edited(client):
+    # the Troccas pile above, counted by tapping: its edit form shows the count (10) and carries the cards, so a
+    # Save of the edit records the same cards; points typed over them are the player's
+    pile = ["SW-K", "CU-Q", "BA-J", "T5", "CU-6", "CO-6"]
+    url = open_table(client, "troccas", TROCCAS_FORM)
+    through_form(client, url, [{"partner": "Cla", "count_of": "first", "card": pile}])
+    page = client.get(url + "/hands/1").get_data(as_text=True)
+    assert hidden(page, "pile") == ["first " + " ".join(pile)]
+    assert re.search(r'<input[^>]*name="points"[^>]*value="10"', page)
+    version = re.search(r'name="version" type="hidden" value="(\d+)"', page).group(1)
+    r = client.post(url + "/hands/1", data={"partner": "Cla", "side": "first", "points": "10", "pile": hidden(page, "pile"),
+                                            "version": version, "token": "e1", "action": "save"})
+    assert r.status_code == 303
+    assert client.get(url + "/export.json").get_json()["hands"][0]["hand"]["cards"] == pile
+    page = client.get(url + "/hands/1").get_data(as_text=True)
+    client.post(url + "/hands/1", data={"partner": "Cla", "side": "first", "points": "40", "pile": hidden(page, "pile"),
+                                        "version": re.search(r'name="version" type="hidden" value="(\d+)"', page).group(1), "token": "e2", "action": "save"})
+    assert client.get(url + "/export.json").get_json()["hands"][0]["hand"]["points"] == 40
