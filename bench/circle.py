@@ -62,7 +62,7 @@ def main() -> None:
         page_ms, page = timed(client, url)
         live = re.search(r'<div id="live" class="live" hx-get="([^"]+)"[^>]*data-etag=\'([^\']+)\'', page)
         poll, tag = live.group(1).replace("&amp;", "&"), live.group(2)
-        last = re.findall(r'href="(/t/[^"]+)">', page)[0]  # the newest evening, by its scorer link
+        last = re.findall(r'href="(/t/[^"]+)"[ >]', page)[0]  # the newest evening, by its scorer link
         client.post(last + "/hands", data={"partner": "Cla", "side": "first", "points": "40", "token": f"s{evenings}"})
         changed = client.get(poll, headers={"If-None-Match": tag}).get_data()
         began = time.perf_counter()

@@ -55,12 +55,14 @@ def create_app(test_config: dict | None = None) -> Flask:
         RATELIMIT_CIRCLES="200 per hour",  # starting a circle (POST), as opening a table
         # importing a circle (POST): its file may hold 1,000 evenings, each a table (5 imports made 5,000 tables)
         RATELIMIT_CIRCLE_IMPORTS="10 per hour",
+        RATELIMIT_LISTS="60 per hour",  # keeping a phone's encrypted list for its QR code (POST /lists)
         RATELIMIT_API="1200 per minute",  # the JSON API, every endpoint together
     )
     app.config.from_pyfile("config.py", silent=True)
     for key in ("SECRET_KEY", "DATABASE_URL", "PROXY_FIX", "RATELIMIT_STORAGE_URI", "RATELIMIT_TABLES",
-                "RATELIMIT_IMPORTS", "RATELIMIT_CIRCLES", "RATELIMIT_CIRCLE_IMPORTS", "RATELIMIT_API",
-                "RATELIMIT_ENABLED", "MAX_HANDS", "MAX_URL", "MAX_CONTENT_LENGTH", "MAX_FORM_SIZE", "BABEL_DEFAULT_TIMEZONE"):
+                "RATELIMIT_IMPORTS", "RATELIMIT_CIRCLES", "RATELIMIT_CIRCLE_IMPORTS", "RATELIMIT_LISTS", "RATELIMIT_API",
+                "RATELIMIT_ENABLED", "MAX_HANDS", "MAX_URL", "MAX_CONTENT_LENGTH", "MAX_FORM_SIZE",
+                "BABEL_DEFAULT_TIMEZONE"):
         if os.environ.get(key):
             app.config[key] = os.environ[key]
     if test_config:
@@ -92,8 +94,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     store.init_app(app)
     # What changes nothing needs no token: the JSON API (its writes are a table's key alone, API.md), the counting
     # pages (they count what they are sent) and the home page's QR code (of what it is sent). So those pages make no
-    # session, and answer the same to everyone: a 304 when asked again (web/site.py tagged_by_content).
-    for pure in (api.bp, counting.bp, home.list_qr):
+    # session, and answer the same to everyone: a 304 when asked again (web/site.py tagged_by_content). A list kept
+    # for a QR code changes nobody's data either (an encrypted blob of no one's, gone in a day; rate-limited).
+    for pure in (api.bp, counting.bp, home.list_qr, home.keep_list):
         csrf.exempt(pure)
     access.install(app)
     for blueprint in (api.bp, home.bp, counting.bp, rules.bp, tables.bp, setup.bp, settle.bp, exports.bp,

@@ -50,6 +50,45 @@
   function decode(s) {
     try { return JSON.parse(decodeURIComponent(escape(atob(s.replace(/-/g, "+").replace(/_/g, "/"))))); } catch (e) { return null; }
   }
+  // A list sealed for a QR code: encrypted here (AES-GCM, a fresh key), kept a day by the server, which never sees
+  // the key: it travels in the link's #fragment, which no browser sends. The code then holds an address and a key
+  // (about 90 characters) whatever the list holds. Needs WebCrypto (HTTPS, or this computer's own address).
+  function bytes64(b) {
+    var s = "";
+    for (var i = 0; i < b.length; i++) { s += String.fromCharCode(b[i]); }
+    return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+  function unbytes64(s) {
+    var raw = atob(s.replace(/-/g, "+").replace(/_/g, "/")), out = new Uint8Array(raw.length);
+    for (var i = 0; i < raw.length; i++) { out[i] = raw.charCodeAt(i); }
+    return out;
+  }
+  function sealable() { return !!(window.crypto && window.crypto.subtle && window.TextEncoder); }
+  function seal(list, url) {  // -> Promise of "<id>.<key>"
+    var key = crypto.getRandomValues(new Uint8Array(16)), iv = crypto.getRandomValues(new Uint8Array(12));
+    return crypto.subtle.importKey("raw", key, "AES-GCM", false, ["encrypt"]).then(function (k) {
+      return crypto.subtle.encrypt({ name: "AES-GCM", iv: iv }, k, new TextEncoder().encode(JSON.stringify(list)));
+    }).then(function (sealed) {
+      var whole = new Uint8Array(12 + sealed.byteLength);
+      whole.set(iv, 0);
+      whole.set(new Uint8Array(sealed), 12);
+      return fetch(url, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" },
+                          body: "sealed=" + bytes64(whole), credentials: "same-origin" });
+    }).then(function (r) { return r.ok ? r.json() : Promise.reject(r.status); })
+      .then(function (kept) { return kept.id + "." + bytes64(key); });
+  }
+  function unseal(ref, url) {  // "<id>.<key>" -> Promise of the list
+    var parts = ref.split(".");
+    return fetch(url + "/" + encodeURIComponent(parts[0]), { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (text) {
+        var whole = unbytes64(text.trim());
+        return crypto.subtle.importKey("raw", unbytes64(parts[1] || ""), "AES-GCM", false, ["decrypt"]).then(function (k) {
+          return crypto.subtle.decrypt({ name: "AES-GCM", iv: whole.slice(0, 12) }, k, whole.slice(12));
+        });
+      }).then(function (plain) { return JSON.parse(new TextDecoder().decode(plain)); });
+  }
+
   function mine() {
     return { format: "scorekeeper.phone", version: 1, tables: read(TABLES), circles: read(CIRCLES) };
   }
@@ -67,11 +106,16 @@
     var details = box.querySelector("details");
     details.addEventListener("toggle", function () {
       if (!details.open || qr.src) { return; }
-      if (link.length > 2900) { note.textContent = d.tooLong; note.hidden = false; return; }
+      // the code holds a sealed list's address and key where the phone can seal it, else the whole list
+      var coded = sealable() ? seal({ tables: list.tables, circles: list.circles }, d.lists)
+        .then(function (ref) { note.textContent = d.aDay; note.hidden = false; return d.take + "#k=" + ref; })
+        : (link.length > 2900 ? Promise.reject("long") : Promise.resolve(link));
       // the QR code changes nothing: no token (scorekeeper/__init__.py)
-      fetch(d.qr, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" },
-                    body: "url=" + encodeURIComponent(link), credentials: "same-origin" })
-        .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      coded.then(function (url) {
+        qr.dataset.link = url;
+        return fetch(d.qr, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" },
+                             body: "url=" + encodeURIComponent(url), credentials: "same-origin" });
+      }).then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
         .then(function (src) { qr.src = src; qr.hidden = false; })
         .catch(function () { note.textContent = d.tooLong; note.hidden = false; });
     });
@@ -105,7 +149,17 @@
   // The /take page: what the link carries, and keeping it
   var take = document.getElementById("take");
   if (take) {
-    var carried = decode(location.hash.slice(1)) || {};
+    var hash = location.hash.slice(1);
+    if (hash.indexOf("k=") === 0 && sealable()) {  // a sealed list: fetched, opened with the key in the address
+      unseal(hash.slice(2), take.dataset.lists).then(show, function () {
+        document.getElementById("take-summary").textContent = take.dataset.expired;
+      });
+    } else {
+      show(hash.indexOf("k=") === 0 ? {} : decode(hash) || {});
+    }
+  }
+  function show(carried) {
+    carried = carried || {};
     var tables = (carried.tables || []).map(table).filter(Boolean), circles = (carried.circles || []).map(circle).filter(Boolean);
     var summary = document.getElementById("take-summary"), keep = document.getElementById("take-keep");
     var names = document.getElementById("take-names");

@@ -14,7 +14,7 @@
     var entry = { id: table.dataset.tableId, game: table.dataset.game, href: location.pathname,
                   players: JSON.parse(table.dataset.players || "[]"), at: Date.now(),
                   hands: +table.dataset.hands || 0, role: table.dataset.role, started: table.dataset.started,
-                  settle: table.dataset.settle, finished: !!before.finished };
+                  settle: table.dataset.settle, finished: !!before.finished, ref: table.dataset.ref };
     save([entry].concat(load().filter(function (t) { return t.id !== entry.id; })));
   }
   if (table) { remember(); }
@@ -79,6 +79,20 @@
         return c.name !== here.name || c.role !== here.role;  // a circle's new scorer link replaces its old one
       })).slice(0, 20)));
     } catch (e) { /* private mode */ }
+  }
+  // The circle's evenings as they are now (a rename or a merge made there): this phone's list says their players so.
+  // An evening is known by its ref (the same whichever link opened it: web/links.py table_ref), else its address.
+  if (circle) {
+    var now = {};
+    document.querySelectorAll(".evening-list a[data-players]").forEach(function (a) {
+      try { now[a.dataset.ref] = now[a.getAttribute("href")] = JSON.parse(a.dataset.players); } catch (e) { /* kept */ }
+    });
+    var kept = load(), changed = false;
+    kept.forEach(function (t) {
+      var players = now[t.ref] || now[t.href];
+      if (players && JSON.stringify(players) !== JSON.stringify(t.players)) { t.players = players; changed = true; }
+    });
+    if (changed) { save(kept); }
   }
   var myCircles = document.getElementById("my-circles");
   if (myCircles) {

@@ -266,6 +266,9 @@ AT_ONCE = {
     "set_watch": "alone: one UPDATE of the circle's row",
     "set_pot_rule": "alone: one UPDATE of the circle's row",
     "rename_circle": "alone: one UPDATE of the circle's row",
+    "set_played_on": "alone: one UPDATE of the table's row, under its lock (the version moves on: a rename planned "
+                     "before it is planned again)",
+    "keep_list": "alone: inserts a new list under a new id (and deletes those over a day old)",
 }
 
 

@@ -115,7 +115,7 @@ def test_a_circles_evenings_add_up_to_its_standings(client):
     owed = re.search(r"<ol class=\"transfers\">(.*?)</ol>", settle, re.S).group(1)
     assert len(re.findall(r"<li>", owed)) == 2 and owed.count("35 Rappen") == 2
     # every evening is listed, newest first, and opens its table
-    links = re.findall(r'<li><a class="button secondary wide" href="(/t/[^"]+)">', page)
+    links = re.findall(r'<li><a class="button secondary wide" href="(/t/[^"]+)"[ >]', page)
     assert len(links) == 2
     assert client.get(links[0]).status_code == 200
 
@@ -129,7 +129,7 @@ def test_the_watch_link_sees_everything_and_changes_nothing(client):
     page = client.get(watch).get_data(as_text=True)
     assert "Open a new evening" not in page and "Add it to the circle" not in page
     assert standings(page)["Anna"] == ["1", "+4", "+CHF\xa00.20"]  # (40 − 36) × 5 Rappen
-    assert re.findall(r'<li><a class="button secondary wide" href="(/[tv]/[^"]+)">', page)[0].startswith("/v/")
+    assert re.findall(r'<li><a class="button secondary wide" href="(/[tv]/[^"]+)"[ >]', page)[0].startswith("/v/")
     assert client.post(watch + "/tables", data={"table": evening_url}).status_code == 403
 
 
@@ -332,11 +332,8 @@ def test_the_dates_of_the_circles_choosing_and_dates_out_of_order(app, client):
     early, late = open_evening(client, circle), open_evening(client, circle)
     hand(client, early, 40, "d1")  # +4 units for Anna (40 − 36, docs/rules.md §1)
     hand(client, late, 45, "d2")  # +9 for Anna
-    with app.app_context():  # the first evening was played on 2 March
-        from sqlalchemy import update
-        with store.writing() as conn:
-            conn.execute(update(store.tables).where(store.tables.c.id == early.rsplit("/", 1)[1])
-                         .values(created_at=datetime(2026, 3, 2, 20, tzinfo=timezone.utc)))
+    # the first evening was played on 2 March: its date, set under Change the table (issue 36)
+    assert client.post(early + "/setup/date", data={"played_on": "2026-03-02"}).status_code == 303
     page = client.get(circle + "?period=dates&from=2026-03-01&to=2026-03-31").get_data(as_text=True)
     assert standings(page)["Anna"][:2] == ["1", "+4"]
     page = html.unescape(client.get(circle + "?period=dates&from=2026-04-01&to=2026-03-01").get_data(as_text=True))
@@ -389,10 +386,10 @@ def test_the_circle_lists_its_newest_evenings_and_all_of_them_a_tap_away(app, cl
     circle = new_circle(client)
     urls = [open_evening(client, circle) for _ in range(SHOWN + 2)]
     page = client.get(circle).get_data(as_text=True)
-    listed = re.findall(r'<li><a class="button secondary wide" href="(/t/[^"]+)">', page)
+    listed = re.findall(r'<li><a class="button secondary wide" href="(/t/[^"]+)"[ >]', page)
     assert len(listed) == SHOWN and f"All {SHOWN + 2} evenings" in page
     every = client.get(circle + "/evenings").get_data(as_text=True)
-    assert len(re.findall(r'<li><a class="button secondary wide" href="(/t/[^"]+)">', every)) == len(urls)
+    assert len(re.findall(r'<li><a class="button secondary wide" href="(/t/[^"]+)"[ >]', every)) == len(urls)
 
 
 # ---- a circle as a file ----
@@ -548,3 +545,32 @@ def test_an_evening_names_its_circle_on_every_page_and_a_watcher_reaches_its_wat
     alone = client.post("/tables/new/troccas", data=TROCCAS).headers["Location"]
     body = client.get(alone).get_data(as_text=True)
     assert "start a circle" in body and 'class="in-circle"' not in body
+
+
+def test_an_evening_has_a_date_of_its_own_set_when_opened_changed_later_kept_in_its_file(app, client):
+    """Issue 36: an evening's date is set when its table is opened (today by default), changed under Change the
+    table, kept by an export and its import; the circle's periods follow it. A date that can't be an evening's is
+    refused at its field, the typed value kept."""
+    circle = new_circle(client)
+    key = circle.rsplit("/", 1)[1]
+    r = client.post(f"/tables/new/troccas?circle={key}", data={**TROCCAS, "played_on": "2025-12-31"})
+    url = r.headers["Location"]
+    hand(client, url, 40, "y1")  # +4 units for Anna (40 − 36, docs/rules.md §1)
+    page = client.get(circle + "?period=dates&from=2025-12-01&to=2025-12-31").get_data(as_text=True)
+    assert standings(page)["Anna"][:2] == ["1", "+4"]  # counted in December 2025, whenever it was entered
+    for typed, says in (("1899-12-31", "Write a date from 1900 on."), ("31.12.2025", "Write a date such as"),
+                        ((date.today() + timedelta(days=400)).isoformat(), "more than a year away")):
+        r = client.post(url + "/setup/date", data={"played_on": typed})
+        page = html.unescape(r.get_data(as_text=True))
+        assert says in page and f'value="{typed}"' in page, typed
+    assert client.post(url + "/setup/date", data={"played_on": "2026-01-02"}).status_code == 303
+    page = client.get(circle + "?period=dates&from=2026-01-01&to=2026-01-31").get_data(as_text=True)
+    assert standings(page)["Anna"][:2] == ["1", "+4"]
+    exported = json.loads(client.get(url + "/export.json").data)
+    assert exported["played_on"] == "2026-01-02"
+    r = client.post("/tables/import", data={"file": (io.BytesIO(json.dumps(exported).encode()), "t.json")},
+                    content_type="multipart/form-data")
+    with app.app_context():
+        assert store.get_table(r.headers["Location"].rsplit("/", 1)[1]).day == date(2026, 1, 2)
+    r = client.post("/tables/new/troccas", data={**TROCCAS, "played_on": "1066-10-14"})
+    assert r.status_code == 200 and "Write a date from 1900 on." in html.unescape(r.get_data(as_text=True))

@@ -5,11 +5,12 @@ May import SQLAlchemy, Alembic and Flask's app object (for the engine per app); 
 from .db import init_app, is_key, make_engine, upgrade, writing  # noqa: F401
 from .hands import (add_hand, added_since, by_token, change_table, changed_by, count_hands,  # noqa: F401
                     create_table, current_setup, delete_hand, edit_hand, fingerprint, get_hand, get_table, hands_at,
-                    import_table, last_change, last_hand, list_hands, rename_everywhere, renamed_by, save_hand,
+                    import_table, last_change, last_hand, list_hands, rename_everywhere, renamed_by, save_hand, set_played_on,
                     table_version,
                     undo)
 from .circles import (circle_of, circle_tables, circle_tag, create_circle, get_circle, import_circle,  # noqa: F401
                       join_circle, rename_circle, set_pot_rule, set_watch)
+from .lists import keep_list, kept_list  # noqa: F401
 from .links import CIRCLE, TABLE, find_circle, find_link, new_scorer_link, share_links, share_links_of  # noqa: F401
 from .money import (mark_paid, paid_for_table, paid_in_circle, pot_add, pot_entries_of, pot_undo,  # noqa: F401
                     unmark_paid)

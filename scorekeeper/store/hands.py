@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from datetime import datetime
+from datetime import date, datetime
 
 from sqlalchemy import bindparam, case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -41,12 +41,12 @@ _INSERT_HAND, _INSERT_CHANGE = insert(hands), insert(changes)
 
 def create_table(game: str, players: list[str], rules: dict, stake: int, currency: str,
                  first_dealer: int, table_id: str | None = None, created_at: datetime | None = None,
-                 circle_id: str | None = None) -> TableInfo:
+                 circle_id: str | None = None, played_on: date | None = None) -> TableInfo:
     """Store a new table under an unguessable id, with its share links (and in its circle, if one is given:
     an evening the circle starts), all in one transaction; return it."""
     values = dict(id=table_id or secrets.token_urlsafe(16), game=game, players=list(players), rules=rules,
                   stake=stake, currency=currency, first_dealer=first_dealer, version=0,
-                  created_at=created_at or now(), circle_id=circle_id)
+                  created_at=created_at or now(), circle_id=circle_id, played_on=played_on)
     with writing() as conn:
         conn.execute(insert(tables).values(**values))
         add_links(conn, values["id"])
@@ -360,7 +360,8 @@ def insert_table(conn, table: TableInfo, hand_list: list[Hand], circle_id: str |
     new_id = secrets.token_urlsafe(16)
     conn.execute(insert(tables).values(id=new_id, game=table.game, players=list(table.players), rules=table.rules,
                                        stake=table.stake, currency=table.currency, first_dealer=table.first_dealer,
-                                       version=table.version, created_at=table.created_at, circle_id=circle_id))
+                                       version=table.version, created_at=table.created_at, circle_id=circle_id,
+                                       played_on=table.played_on))
     add_links(conn, new_id)
     if hand_list:
         conn.execute(insert(hands), [dict(table_id=new_id, number=h.number, facts=h.facts, version=h.version,
@@ -369,7 +370,17 @@ def insert_table(conn, table: TableInfo, hand_list: list[Hand], circle_id: str |
     return new_id
 
 
-# ---- the table changes during the evening: who plays, the stake, the house rules ----
+# ---- the table changes during the evening: who plays, the stake, the house rules; its day ----
+
+def set_played_on(table_id: str, day: date) -> None:
+    """Set the day the evening was played (its circle's standings and periods follow it): a change of the table,
+    so its version moves on and every page showing it is worked out again."""
+    with writing() as conn:
+        if conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update()).first() is None:
+            raise NotFound(table_id)
+        _bump(conn, table_id)
+        conn.execute(update(tables).where(tables.c.id == table_id).values(played_on=day))
+
 
 def change_table(table_id: str, players: list[str], stake: int, rules: dict, renames: dict[str, str],
                  rename, token: str | None = None, expected_version: int | None = None) -> bool:

@@ -5,9 +5,9 @@ Changing a table here needs an Alembic migration in migrations/versions.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime, timezone
 
-from sqlalchemy import (JSON, Boolean, Column, DateTime, ForeignKey, Integer, MetaData, String, Table,
+from sqlalchemy import (JSON, Boolean, Column, Date, DateTime, ForeignKey, Integer, MetaData, String, Table, Text,
                         UniqueConstraint, true)
 
 metadata = MetaData()
@@ -25,6 +25,17 @@ tables = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
     # the circle (the same players, evening after evening) this table's evening belongs to, if any
     Column("circle_id", String(64), ForeignKey("circles.id", ondelete="SET NULL"), nullable=True, index=True),
+    # the day the evening was played, as its table says (None: the day it was opened, UTC; migration 0011)
+    Column("played_on", Date, nullable=True),
+)
+
+# A phone's list of tables and circles on its way to another phone (a QR code): encrypted on the phone, with a key
+# that never leaves the phones (the link's #fragment); kept a day. The server holds what it can't read.
+lists = Table(
+    "lists", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("body", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False, index=True),
 )
 
 circles = Table(
@@ -120,6 +131,15 @@ class TableInfo:
     version: int
     created_at: datetime
     circle_id: str | None = None  # the circle whose evening it is, if any
+    played_on: date | None = None  # the day it was played, if set (else the day it was opened)
+
+    @property
+    def day(self) -> date:
+        """The day the evening was played: the one set at the table, else the day it was opened (UTC)."""
+        if self.played_on is not None:
+            return self.played_on
+        when = self.created_at if self.created_at.tzinfo else self.created_at.replace(tzinfo=timezone.utc)
+        return when.astimezone(timezone.utc).date()
 
 
 @dataclass(frozen=True)
@@ -230,7 +250,8 @@ class Circle:
 def table_info(row) -> TableInfo:
     """Return a table's row (or a row holding the tables columns) as the TableInfo the rest of the app uses."""
     return TableInfo(row.id, row.game, tuple(row.players), dict(row.rules), row.stake, row.currency,
-                     row.first_dealer, row.version, row.created_at, getattr(row, "circle_id", None))
+                     row.first_dealer, row.version, row.created_at, getattr(row, "circle_id", None),
+                     getattr(row, "played_on", None))
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,11 @@
 another phone (a link that carries the list in its #fragment, never sent to the server, with its QR code)."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, render_template, request
+import re
 
+from flask import Blueprint, Response, abort, jsonify, render_template, request
+
+from .. import store
 from ..engine.games import all_games
 from .links import qr
 
@@ -23,6 +26,30 @@ def home():
 def take():
     """Another phone's list arrives here, in the address's #fragment (static/phone_list.js reads it on the phone)."""
     return render_template("app/take.html")
+
+
+SEALED = re.compile(r"[A-Za-z0-9_-]{16,65536}")  # an encrypted list, base64url: at most 48 KB of it
+
+
+@bp.post("/lists")
+def keep_list():
+    """Keep a phone's list, encrypted on the phone, for a day, so that its QR code carries an address and a key
+    (in its #fragment) instead of the list: scannable at any length. The server can't read what it keeps."""
+    body = request.form.get("sealed", "")
+    if SEALED.fullmatch(body) is None:
+        abort(400)
+    return jsonify(id=store.keep_list(body)), 201
+
+
+@bp.get("/lists/<list_id>")
+def kept_list(list_id):
+    """An encrypted list kept for a QR code, for the phone that scanned it (a day, then gone: 404)."""
+    body = store.kept_list(list_id)
+    if body is None:
+        abort(404)
+    response = Response(body, mimetype="text/plain")
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.post("/qr")

@@ -3,7 +3,6 @@
 the same "who still owes whom" at every moment (engine/season.py works it out; this reads its facts)."""
 from __future__ import annotations
 
-from datetime import date, timezone
 from typing import NamedTuple
 
 from .. import store
@@ -18,19 +17,13 @@ class Evening(NamedTuple):
     played: season.Played
 
 
-def played_on(table) -> date:
-    """The day an evening was played: the day its table was opened (UTC)."""
-    when = table.created_at if table.created_at.tzinfo else table.created_at.replace(tzinfo=timezone.utc)
-    return when.date()
-
-
 def evenings(circle_id: str) -> list[Evening]:
     """The circle's evenings, oldest first, each with its totals from the evening kept for its table's version
     (web/scoreboard.py: a page scores only the evenings that changed since it was last shown)."""
     out = []
     for table in store.circle_tables(circle_id):
         table, totals = scoreboard.totals(table)
-        out.append(Evening(table, season.Played.of(table.id, played_on(table), totals)))
+        out.append(Evening(table, season.Played.of(table.id, table.day, totals)))
     return out
 
 

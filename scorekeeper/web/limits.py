@@ -16,9 +16,11 @@ from flask_babel import gettext as _
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
-# endpoint -> the setting that limits its POSTs (opening a table, importing one; starting a circle, importing one)
+# endpoint -> the setting that limits its POSTs (opening a table, importing one; starting a circle, importing one;
+# keeping a phone's list for its QR code)
 LIMITED_POSTS = {"setup.new_table": "RATELIMIT_TABLES", "exports.import_table": "RATELIMIT_IMPORTS",
-                 "circles.new_circle": "RATELIMIT_CIRCLES", "circles.import_circle": "RATELIMIT_CIRCLE_IMPORTS"}
+                 "circles.new_circle": "RATELIMIT_CIRCLES", "circles.import_circle": "RATELIMIT_CIRCLE_IMPORTS",
+                 "home.keep_list": "RATELIMIT_LISTS"}
 
 
 def install(app: Flask, api: Blueprint, exempt: Blueprint) -> Limiter:

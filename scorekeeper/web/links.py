@@ -1,6 +1,7 @@
 """Links other phones can open: this machine's address on the local network, full URLs, QR codes."""
 from __future__ import annotations
 
+import hashlib
 import os
 import socket
 
@@ -44,6 +45,13 @@ def external(endpoint: str, **values) -> str:
         if base:
             return base.rstrip("/") + path
     return request.host_url.rstrip("/") + path
+
+
+def table_ref(table) -> str:
+    """A table's public name on this phone's list: the same whichever link opened it (the creator's, a scorer's, a
+    watcher's), and no key: a hash of its id, from which the id can't be got back. A circle's list of evenings
+    carries it, so this phone's list follows a rename made there."""
+    return hashlib.sha256(b"table-ref:" + table.id.encode()).hexdigest()[:16]
 
 
 def qr(url: str) -> str:

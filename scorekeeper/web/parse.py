@@ -5,9 +5,11 @@ bounds that come before any arithmetic: ASCII digits only (int() also reads '٣'
 from __future__ import annotations
 
 import re
+from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal
 
 from flask_babel import gettext as _
+from flask_babel import to_user_timezone
 
 from .seating_check import stake_problem
 
@@ -43,3 +45,29 @@ def money_minor(text: str) -> int:
     if problem is not None:
         raise ValueError(problem)
     return minor
+
+
+FIRST_DAY = date(1900, 1, 1)
+AHEAD = timedelta(days=366)  # an evening may be set up to a year ahead (a cup night planned), no further
+
+
+def evening_day(text: str, today: date) -> date:
+    """Read the day an evening was played, as a date field sends it (2026-11-27): from 1900 to a year after
+    `today`. Raise ValueError with the player's words."""
+    text = (text or "").strip()
+    try:
+        day = date.fromisoformat(text) if len(text) == 10 else None
+    except ValueError:
+        day = None
+    if day is None:
+        raise ValueError(_("Write a date such as 2026-11-27."))
+    if day < FIRST_DAY:
+        raise ValueError(_("Write a date from 1900 on."))
+    if day > today + AHEAD:
+        raise ValueError(_("That day is more than a year away: write the day the evening is played."))
+    return day
+
+
+def today() -> date:
+    """Today in the app's time zone (BABEL_DEFAULT_TIMEZONE: where the tables are)."""
+    return to_user_timezone(datetime.now(timezone.utc)).date()

@@ -132,7 +132,7 @@ def hand_text(table, b, row) -> str:
     the evening's totals (points, and money when there is a stake). The watch link is the page's
     (static/share_text.js adds it), so a Save's answer needn't look it up."""
     from flask_babel import format_date
-    lines = [_("%(game)s, %(date)s", game=_(b.game.name), date=format_date(table.created_at, "medium"))]
+    lines = [_("%(game)s, %(date)s", game=_(b.game.name), date=format_date(table.day, "medium"))]
     what = say(row.summary) if row.summary else None
     lines.append(_("Hand %(n)s: %(message)s", n=row.index, message=f"{what} – {_won(row)}" if what else _won(row)))
     staked = any(b.money.values())

@@ -3,7 +3,7 @@ file back, checked as opening a table is (the views are web/table/exports.py's; 
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
 from flask import current_app
 from flask_babel import format_number
@@ -20,6 +20,7 @@ from ..engine.text import line
 from . import bounds, said
 from .house_rules import option_title
 from .l10n import say
+from .parse import evening_day, today
 from .seating_check import check_seating, tidy
 
 FORMAT = "scorekeeper.table"
@@ -32,7 +33,7 @@ def table_json(table, hands) -> dict:
         "format": FORMAT, "format_version": 1,
         "game": table.game, "players": list(table.players), "rules": table.rules, "stake": table.stake,
         "currency": table.currency, "first_dealer": table.first_dealer, "version": table.version,
-        "created_at": table.created_at.isoformat(),
+        "created_at": table.created_at.isoformat(), "played_on": table.day.isoformat(),
         "hands": [{"number": h.number, "version": h.version, "created_at": h.created_at.isoformat(),
                    "updated_at": h.updated_at.isoformat(), "dealer": h.dealer, "setup": h.setup, "hand": h.facts}
                   for h in hands],
@@ -72,6 +73,19 @@ def small_number(n) -> bool:
     return type(n) is int and 0 <= n <= bounds.MAX_NUMBER
 
 
+def read_day(value) -> date | None:
+    """The evening's day as a file writes it (2026-11-27), or None for a file from before evenings had one (its
+    day is then the day it was opened); a day that can't be one is refused."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise BadImport(_("The evening's date in the file is not valid."))
+    try:
+        return evening_day(value, today())
+    except ValueError:
+        raise BadImport(_("The evening's date in the file is not valid.")) from None
+
+
 def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
     """Check an exported table and return it ready to store; raise BadImport with a sentence.
 
@@ -95,7 +109,7 @@ def parse(data) -> tuple[store.TableInfo, list[store.Hand]]:
     if type(dealer_seat) is not int or not 0 <= dealer_seat < len(players) or not small_number(version):
         raise BadImport(_("The first dealer or version in the file is not valid."))
     table = store.TableInfo("", game.id, tuple(players), rules, stake, data["currency"], dealer_seat, version,
-                            read_when(data.get("created_at")))
+                            read_when(data.get("created_at")), played_on=read_day(data.get("played_on")))
     # a game played by a fixed number of players has nobody join or leave (table/setup), and a corrected name is
     # corrected in every hand: each hand was played by the table's players, in their seats
     fixed = len(game.players_allowed(resolve_rules(game, rules))) == 1

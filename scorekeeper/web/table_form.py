@@ -12,7 +12,7 @@ from wtforms.validators import Length
 from .bounds import MAX_NAME
 from .hand_form import fail
 from .house_rules import in_words
-from .parse import digits, money_minor
+from .parse import digits, evening_day, money_minor, today
 from .seating_check import check_seating, tidy
 
 CURRENCIES = (("CHF", "CHF"), ("EUR", "EUR"))
@@ -46,6 +46,7 @@ def table_form_class(game, shown: int):
                                   choices=[(str(i), _("Player %(n)s", n=i + 1)) for i in range(game.max_players)])
         stake = StringField(_l("Stake"))
         currency = RadioField(_l("Currency"), choices=CURRENCIES, default="CHF")
+        played_on = StringField(_l("The evening's date"))
 
         def names(self) -> list[str]:
             # spaces tidied as the change form tidies them ("Anna  Maria " is "Anna Maria"): a later change of the
@@ -65,6 +66,11 @@ def table_form_class(game, shown: int):
                 stake = money_minor(self.stake.data)
             except ValueError as e:
                 fail(self.stake, str(e))
+                ok = False
+            try:
+                played_on = evening_day(self.played_on.data or today().isoformat(), today())  # empty: tonight
+            except ValueError as e:
+                fail(self.played_on, str(e))
                 ok = False
             rules = {}
             for name, opt in game.options.items():
@@ -98,7 +104,8 @@ def table_form_class(game, shown: int):
             if not ok:
                 return None
             # the first dealer is counted among the named players, in the order they were typed
-            return dict(players=names, first_dealer=dealer, stake=stake, currency=self.currency.data, rules=rules)
+            return dict(players=names, first_dealer=dealer, stake=stake, currency=self.currency.data, rules=rules,
+                        played_on=played_on)
 
     for name, opt in game.options.items():
         setattr(TableForm, "rule_" + name, rule_field(opt, game, name))

@@ -16,7 +16,7 @@ from .chart import chart
 from .deck import card_title, deck_for
 from .house_rules import option_title
 from .l10n import LANGUAGES, isolated, money, points, say, signed, when
-from .links import lan_base, qr
+from .links import lan_base, qr, table_ref
 from .said import hand_said, hand_text, table_changes
 from .scoreboard import REGIONS, etag, live_etag, select_oob
 from .site import lang_url
@@ -63,7 +63,7 @@ def install(app) -> None:
         "hand_edit": hand_form.offline_edit,
         "count_tally": count_aid.tally, "aid_url": count_aid.url,
         # who may change the table; sharing it
-        "can_change": can_change, "circle_of": circle_of, "lan_link": lan_base, "qr": qr,
+        "can_change": can_change, "circle_of": circle_of, "lan_link": lan_base, "qr": qr, "table_ref": table_ref,
         # the app's files
         "static_url": static_url, "theme_colour": THEME, "words_url": words_url, "queued_posts": QUEUED,
     })

@@ -284,7 +284,7 @@ def _rename_plan(circle, played: list, names: set, old: str, new: str) -> tuple[
 
 def _both_played(circle, e: season.BothPlayed) -> str:
     where = next(t for t in store.circle_tables(circle.id) if t.id == e.table_id)
-    on = format_date(where.created_at, "medium")
+    on = format_date(where.day, "medium")
     if e.hand is not None:
         return _("%(a)s and %(b)s both played hand %(n)s on %(date)s: they are two people, so they can't be made "
                  "one.", a=isolated(e.names[0]), b=isolated(e.names[1]), n=e.hand, date=on)
@@ -412,7 +412,7 @@ def export_csv(circle_id):
               + [as_text(spelled[p]) for p in people]
               + [as_text(f"{spelled[p]} ({c})") for c in currencies for p in people])
     for table, e in built:
-        when = format_date(table.created_at, "short")
+        when = format_date(table.day, "short")
         by_person = {season.person(p): p for p in e.players}
         for r in e.rows:
             mine = [by_person.get(p) for p in people]

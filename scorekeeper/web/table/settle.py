@@ -52,7 +52,7 @@ def show(table_id):
     for p in counted:
         marks[(p.payer, p.payee, p.amount)] = marks.get((p.payer, p.payee, p.amount), 0) + 1
     watch = external("live.view", table_id=store.share_links(table.id)[store.VIEWER])
-    text = said.settle_text(_(game.name), table.created_at, remaining.transfers, table.currency, e.money, watch)
+    text = said.settle_text(_(game.name), table.day, remaining.transfers, table.currency, e.money, watch)
     return render_template("table/settle.html", table=table, game=game, b=e, s=settle.settle(e.money, table.currency),
                            share_text=text, season=circle,
                            remaining=remaining, paid=paid, marks=marks, bank=settle.BANK, token=new_token(),

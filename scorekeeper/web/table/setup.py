@@ -16,7 +16,7 @@ from ...engine.games import all_games, resolve_rules
 from ...engine.evening import seated
 from ..bounds import MAX_NAME
 from ..seating_check import check_seating, tidy
-from ..parse import digits, money_minor
+from ..parse import digits, evening_day, money_minor, today
 from ..table_form import new_token, rule_field, rule_value, table_form_class
 from ..access import load
 
@@ -37,6 +37,7 @@ def new_table(game_id):
     form = table_form_class(game, shown)()
     if request.method == "GET":
         form.stake.data = f"{game.default_stake // 100}.{game.default_stake % 100:02d}"
+        form.played_on.data = today().isoformat()
     if request.method == "POST":
         settings = form.check()
         if settings is not None:
@@ -100,7 +101,26 @@ def change(table_id):
                 values["stake"] = f"{table.stake // 100}.{table.stake % 100:02d}"
                 form = rules_form(game, table.rules)
     return render_template("table/setup.html", table=table, game=game, values=values, errors=errors,
-                           rules=form, fixed=fixed, token=new_token(), max_name=MAX_NAME)
+                           rules=form, fixed=fixed, token=new_token(), max_name=MAX_NAME, day=table.day.isoformat(),
+                           dated=request.args.get("dated") == "1")
+
+
+@bp.post("/t/<table_id>/setup/date")
+def evening_date(table_id):
+    """Set the day the evening was played (its circle's standings and periods follow it)."""
+    table, game = load(table_id)
+    typed = request.form.get("played_on") or ""
+    try:
+        store.set_played_on(table.id, evening_day(typed, today()))
+    except ValueError as e:
+        allowed = game.players_allowed(resolve_rules(game, table.rules))
+        values = {f"name{i}": p for i, p in enumerate(table.players)}
+        values["stake"] = f"{table.stake // 100}.{table.stake % 100:02d}"
+        return render_template("table/setup.html", table=table, game=game, values=values,
+                               errors={"played_on": str(e)}, rules=rules_form(game, table.rules),
+                               fixed=allowed.start == allowed.stop - 1, token=new_token(), max_name=MAX_NAME,
+                               day=typed, dated=False), 400
+    return redirect(url_for("setup.change", table_id=table.id, dated=1), 303)
 
 
 def check(game, table, values: dict, form, errors: dict, fixed: bool, former: set = frozenset()):
