@@ -46,16 +46,13 @@ def test_the_installed_app_turns_with_the_phone_and_has_shortcuts_in_the_players
     assert german == {"/tables/new": "Tisch eröffnen", "/count": "Zählen"}
 
 
-def test_a_table_page_asks_the_browser_to_keep_this_phones_storage():
+def test_a_saved_hand_asks_the_browser_to_keep_this_phones_storage():
     """Safari clears a site's storage after a week unused: this phone's list and its pages' copies with it. Once a
-    table is open, static/kept_pages.js (on every page) asks for the storage to be kept, if not kept already."""
+    hand is saved through the form, static/kept_pages.js (on every page) asks for the storage to be kept, once."""
     script = (ROOT / "static" / "kept_pages.js").read_text()
-    asked = re.search(r"if \(navigator\.storage && navigator\.storage\.persist && (.*?)\) \{\s*"
-                      r"navigator\.storage\.persisted\(\)\.then\(function \(kept\) \{\s*"
-                      r"if \(!kept\) \{ return navigator\.storage\.persist\(\); \}", script)
-    assert asked, "kept_pages.js no longer asks navigator.storage.persist()"
-    where = re.compile(asked.group(1).split(".test(")[0].strip("/").replace("\\/", "/"))
-    assert where.match("/t/abc") and where.match("/v/abc") and not where.match("/count")
+    asks = re.search(r"function askToKeep\(\) \{(.*?)\n  \}", script, re.S)
+    assert asks and "navigator.storage.persist()" in asks.group(1) and "keepAsked = true" in asks.group(1)
+    assert re.search(r'e\.detail\.elt\.id === "hand-form" && e\.detail\.successful\) \{ askToKeep\(\); \}', script)
 
 
 def test_every_page_links_the_manifest_the_worker_script_and_a_touch_icon(client):
