@@ -166,10 +166,13 @@
     if (!tables.length && !circles.length) {
       summary.textContent = take.dataset.none;
     } else {
-      summary.textContent = take.dataset.summary.replace("{tables}", tables.length).replace("{circles}", circles.length);
+      // a count in the page's words: its form for 0, for 1, or for more (data-tables, templates/app/take.html)
+      var counted = function (forms, n) { return JSON.parse(forms)[Math.min(n, 2)].replace("{n}", n); };
+      summary.textContent = take.dataset.summary.replace("{tables}", counted(take.dataset.tables, tables.length))
+        .replace("{circles}", counted(take.dataset.circles, circles.length));
       circles.forEach(function (c) { var li = document.createElement("li"); li.textContent = c.name; names.appendChild(li); });
       tables.forEach(function (t) {
-        var li = document.createElement("li"); li.textContent = t.game + ": " + t.players.join(", "); names.appendChild(li);
+        var li = document.createElement("li"); li.textContent = take.dataset.row.replace("{game}", t.game).replace("{players}", t.players.join(", ")); names.appendChild(li);
       });
       keep.hidden = false;
       keep.addEventListener("click", function () {

@@ -151,7 +151,7 @@ def test_no_evening_is_lost_when_a_phone_forgets(browser, live_server, tmp_path)
     assert link.startswith(live_server + "/take#")
     second = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
     second.goto(link)
-    expect(second.locator("#take-summary")).to_have_text("This link carries 2 tables and 1 circles.", timeout=WAIT)
+    expect(second.locator("#take-summary")).to_have_text("This link carries 2 tables and 1 circle.", timeout=WAIT)  # one circle: singular (issue 41 item 7)
     second.get_by_role("button", name="Keep them on this phone").click()
     second.goto(live_server + "/")
     expect(second.locator("#my-tables li")).to_have_count(2, timeout=WAIT)
@@ -165,7 +165,7 @@ def test_no_evening_is_lost_when_a_phone_forgets(browser, live_server, tmp_path)
     third = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
     third.goto(live_server + "/")
     third.locator("#phone-list-file").set_input_files(str(saved))
-    expect(third.locator("#phone-list-said")).to_have_text("Restored: 3 tables and circles added to this phone.",
+    expect(third.locator("#phone-list-said")).to_have_text("Tables and circles added to this phone: 3.",
                                                            timeout=WAIT)
     expect(third.locator("#my-tables li")).to_have_count(2, timeout=WAIT)
     third.locator("#my-tables a").first.click()  # and it opens

@@ -238,7 +238,7 @@ def test_the_evening_in_numbers(client):
     # Ben paid in every hand (−74, −93, −50): no biggest win, a dash (not "0 cents")
     ben = re.search(r'<tr><th scope="row">Ben</th>(.*?)</tr>', numbers, re.S).group(1)
     assert re.findall(r'<td class="n"[^>]*>([^<]*)</td>', ben)[-1] == "–"
-    assert "Garde: taken 2, made 2" in numbers and "Prise: taken 1, made 0" in numbers
+    assert "Garde: taken 2 times, made 2 times" in numbers and "Prise: taken 1 time, made 0 times" in numbers
     data = client.get(url + "/export.json").get_json()
     assert {"contract": "Garde", "taken": 2, "made": 2} in data["numbers"]["contracts"]
 

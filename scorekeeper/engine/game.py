@@ -103,6 +103,7 @@ class Game:
     rename: Callable[[dict, str, str], dict] = lambda facts, old, new: renamed_everywhere(facts, old, new)
     declarer: Callable[[dict], str | None] = lambda facts: None  # who took the hand on, where someone does
     contract: Callable[[dict], object] = lambda facts: None  # what was declared, in words (a Line), for the stats
+    taken_on: object = None  # what a player takes on, in the game's own words (a Line: "a Tapp or a solo"), if anything
     # house-rule values that each fit their option but can't be played (French Tarot's poignée thresholds above the
     # cards a player holds): {option: Line}, checked where a table is opened, changed or imported
     rule_problems: Callable[[dict], dict] = lambda rules: {}

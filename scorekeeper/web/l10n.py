@@ -17,7 +17,7 @@ from functools import lru_cache
 from babel import Locale, UnknownLocaleError
 from babel.numbers import format_currency, format_decimal, get_currency_symbol
 from flask import g, has_request_context, request
-from flask_babel import format_datetime, get_locale, get_translations, ngettext
+from flask_babel import Domain, format_datetime, get_locale, get_translations, gettext, ngettext
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 
@@ -166,6 +166,96 @@ def translations():
     return catalogue
 
 
+# --- French typography and elision, applied to the French catalogue once, as it is loaded ---
+
+# What a sentence may hold that is not prose: a tag (its attributes), an entity, a JSON example ({{"player": …}}),
+# an address, an HTTP header's name (Content-Type:). These keep their own punctuation.
+_NOT_PROSE = re.compile(r"<[^>]*>|&#?\w+;|\{\{.*?\}\}|\b\w+://\S+|\b[A-Z][a-z]*(?:-[A-Z][a-z]*)+:")
+_SPACES = "[ \u00a0\u202f]*"
+# ; : ! ? after a word, a number, a closing mark, a tag or a field, ending a clause (a space, the end, a closing
+# mark, a tag, a field or another of them follows): not a time (20:30), an address (http:) or a query (?lang=)
+_BEFORE = re.compile(rf"(?<=[^\s(\[«;:!?]){_SPACES}([;:!?])(?=$|[\s)\]»\"”’.,…;:!?]|[\ue000-\uf8ff]|%\(|\{{)")
+_OPENING = re.compile(rf"«{_SPACES}")
+_CLOSING = re.compile(rf"{_SPACES}»")
+NARROW = "\u202f"  # the narrow no-break space French sets before ; : ! ? and inside « »
+
+
+def french(text: str) -> str:
+    """Set a French sentence as French typography does: a narrow no-break space before ; : ! ? and inside « »,
+    whatever space (or none) the translator typed; tags, entities, JSON, addresses and header names untouched.
+
+    "Pas une carte : {listing}" and "Pas une carte: {listing}" both give "Pas une carte\u202f: {listing}"."""
+    kept: list[str] = []
+
+    def keep(found) -> str:
+        kept.append(found.group(0))
+        return chr(0xE000 + len(kept) - 1)  # a private-use character holds its place
+
+    text = _NOT_PROSE.sub(keep, text)
+    text = _BEFORE.sub(lambda m: NARROW + m.group(1), text)
+    text = _CLOSING.sub(NARROW + "»", _OPENING.sub("«" + NARROW, text))
+    return re.sub("[\ue000-\uf8ff]", lambda m: kept[ord(m.group(0)) - 0xE000], text)
+
+
+# "de {player}", "que %(name)s": the word before a name, elided when the name begins with a vowel (d'Anne, qu'Élodie)
+_ELIDED = r"\b([Dd]e|[Qq]ue|[Jj]usque|[Ll]orsque|[Pp]uisque) "
+_ELIDED_FIELD = re.compile(_ELIDED + r"\{(\w+)\}")
+_ELIDED_NAMED = re.compile(_ELIDED + r"%\((\w+)\)s")
+VOWELS = frozenset("AEIOUYÀÂÄÆÉÈÊËÎÏÔÖŒÙÛÜŸaeiouyàâäæéèêëîïôöœùûüÿ")
+
+
+def _elided(found, values) -> str:
+    value = str(values.get(found.group(2), "")) if hasattr(values, "get") else ""
+    if value[:1] in VOWELS:
+        return f"{found.group(1)[:-1]}'{found.group(0)[len(found.group(1)) + 1:]}"
+    return found.group(0)
+
+
+class Phrase(str):
+    """A French sentence with a name after "de" or "que": filled by str.format or %, it elides them before a
+    vowel ("Points de {player}" with Anne: "Points d'Anne"; with Ben: "Points de Ben")."""
+
+    __slots__ = ()
+
+    def format(self, *args, **values) -> str:
+        return str.format(_ELIDED_FIELD.sub(lambda m: _elided(m, values), self), *args, **values)
+
+    def __mod__(self, values):
+        return str.__mod__(_ELIDED_NAMED.sub(lambda m: _elided(m, values), self), values)
+
+
+def french_entry(text: str) -> str:
+    """A French catalogue entry as it is shown: typeset, and a Phrase where a name may follow "de" or "que"."""
+    text = french(text)
+    return Phrase(text) if _ELIDED_FIELD.search(text) or _ELIDED_NAMED.search(text) else text
+
+
+class Typeset(Domain):
+    """Flask-Babel's catalogues, the French one typeset once as it is loaded (every gettext, the templates', the
+    engine's sentences and the offline words, reads it)."""
+
+    def get_translations(self):
+        found = super().get_translations()
+        if getattr(found, "typeset", None) is None:
+            if str(get_locale()) == "fr":
+                found._catalog = {k: french_entry(v) if k and isinstance(v, str) else v
+                                  for k, v in found._catalog.items()}
+            found.typeset = True
+        return found
+
+
+def colon(label) -> Markup:
+    """A label with its colon, as the reader's language sets it ("Total:", in French "Total\u202f:"): pages join a
+    label to its value through this, never with a colon of their own. The label is escaped unless it is Markup."""
+    return Markup(gettext("%(label)s:")) % {"label": label}
+
+
+def semicolon(clause) -> Markup:
+    """A clause with the semicolon that ends it, as the reader's language sets it ("a;", in French "a\u202f;");
+    escaped unless it is Markup."""
+    return Markup(gettext("%(clause)s;")) % {"clause": clause}
+
+
 def install(app) -> None:
     """Give the templates _(), gettext() and ngettext() in this request's language (in place of Flask-Babel's).
 
@@ -173,6 +263,7 @@ def install(app) -> None:
     value in a helper object (a Save's answer says a few dozen sentences). {% trans %} blocks call the same
     gettext and ngettext, newstyle: with their values as keywords.
     """
+    app.extensions["babel"].instance.domain_instance = Typeset()
     app.jinja_env.newstyle_gettext = True
     app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext, ngettext=_template_ngettext)
 

@@ -52,7 +52,6 @@ def game_page(game):
         card=lambda code: card_name(code, found),
         legend=say(naming.naming(found).legend),
         points=points,
-        tr=_,  # translates the engine's Lines (Line.render)
     )
 
 

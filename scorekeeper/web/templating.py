@@ -15,7 +15,7 @@ from .assets import QUEUED, THEME, static_url, words_url
 from .chart import chart
 from .deck import card_title, deck_for
 from .house_rules import option_title
-from .l10n import LANGUAGES, isolated, money, points, say, signed, when
+from .l10n import LANGUAGES, colon, isolated, money, points, say, semicolon, signed, when
 from .links import lan_base, qr, table_ref
 from .said import hand_said, hand_text, table_changes
 from .scoreboard import REGIONS, etag, live_etag, select_oob
@@ -48,7 +48,8 @@ COMPILED = Compiled()
 def install(app) -> None:
     app.jinja_env.bytecode_cache = COMPILED
     l10n.install(app)  # _(), gettext() and ngettext() in this request's language
-    app.jinja_env.filters.update(say=say, pts=points, isolated=isolated)  # an engine sentence, and points (53, 40.5), for people
+    app.jinja_env.filters.update(say=say, pts=points, colon=colon, semicolon=semicolon,
+                                  isolated=isolated)  # an engine sentence, and points (53, 40.5), for people
     app.jinja_env.globals.update({
         # words, numbers and money in the reader's language
         "money": money, "isolated": isolated, "signed": signed, "house_rule_title": option_title,

@@ -771,5 +771,6 @@ GAME = Game(
     zero_sum=zero_sum, shown_players=4, samples=SAMPLES, example=example,
     rename=rename,
     declarer=lambda f: f.get("taker"), contract=lambda f: CONTRACT_WORDS.get(f.get("contract")),
+    taken_on=line("a Prise, a Garde, a Garde sans or a Garde contre"),
     rule_problems=rule_problems,
 )

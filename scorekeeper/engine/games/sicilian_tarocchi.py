@@ -657,4 +657,5 @@ GAME = Game(
     samples=SAMPLES, samples_combine=True, example=example, rename=rename,
     declarer=lambda f: f.get("declarer") if f.get("contract") in ("solo", "call") else None,
     contract=lambda f: CONTRACT_WORDS.get(f.get("contract")),
+    taken_on=line("a solo or a call"),
 )

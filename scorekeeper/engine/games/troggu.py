@@ -545,4 +545,5 @@ GAME = Game(
     rename=lambda f, old, new: renamed(f, old, new, names=("declarer", "partner"), keyed=("misere_points", "misere_cards")),
     declarer=lambda f: f.get("declarer") if f.get("contract") != "misere" else None,
     contract=lambda f: CONTRACT_WORDS.get(f.get("contract")),
+    taken_on=line("a Tapp or a solo"),
 )
