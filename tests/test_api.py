@@ -26,12 +26,13 @@ def error(answer, status, code):
 def test_games_lists_every_game(client):
     games = client.get("/api/v1/games").get_json()["games"]
     assert [g["id"] for g in games] == ["troggu", "troccas", "french_tarot", "scarto", "mitigati",
-                                        "swiss_tarot_1659", "sicilian_tarocchi", "triomphe_forcee"]
+                                        "swiss_tarot_1659", "sicilian_tarocchi", "triomphe_forcee", "koenigrufen"]
     by_id = {g["id"]: g for g in games}
     # docs/api.md: deck_total is the deck's points (null for Triomphe Forcée); docs/rules.md §0.3 totals.
     assert {k: g["deck_total"] for k, g in by_id.items()} == {
         "troggu": 114, "troccas": 72, "french_tarot": 91, "scarto": 78, "mitigati": 129,
-        "swiss_tarot_1659": 78, "sicilian_tarocchi": 104, "triomphe_forcee": None}  # §10: 146 − 21 × 2
+        "swiss_tarot_1659": 78, "sicilian_tarocchi": 104, "triomphe_forcee": None,  # §10: 146 − 21 × 2
+        "koenigrufen": 70}  # §11: 3 · 106 − 2 · 54 = 210 thirds = 70
     assert by_id["troggu"]["deck_size"] == 62 and by_id["troggu"]["players"] == {"min": 3, "max": 8}
     # docs/api.md's house-rule table: the counting options and their defaults.
     assert by_id["scarto"]["rules"]["honour_trump"] == "T20"

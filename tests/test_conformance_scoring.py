@@ -210,7 +210,60 @@ def sicilian_tarocchi(draw):
     return players, hand, rules, (declarer, more)
 
 
+KR_PREMIUMS = ("trull", "koenige", "koenig_ultimo", "pagat", "uhu", "kakadu", "quapil", "valat")
+
+
+@st.composite
+def koenigrufen(draw):
+    # docs/rules.md §11: 4 or 5 players (the dealer sits out), the cup tariff or Tirol's; a positive game won, lost or
+    # counted in thirds with premiums and kontras; a negative game with each opponent's kontra; Trischaken's totals
+    # summing to 210 thirds. The money (kontras) is checked zero-sum too, in test_invariants.
+    n = draw(st.integers(4, 5))
+    players = NAMES[:n]
+    rules = {"tarif": draw(st.sampled_from(["raiffeisen", "tirol"])),
+             "trischaken": draw(st.sampled_from(["raiffeisen", "tirol"])),
+             "two_virgins": draw(st.sampled_from(["share", "each_full"])),
+             "silent_failure_counts": draw(st.booleans()), "kontra_in_scores": draw(st.booleans()),
+             "win_threshold": draw(st.sampled_from(["35/2", "35/1"]))}
+    order = draw(st.permutations(players))
+    dealer = order[-1] if n == 5 else None
+    active = [p for p in players if p != dealer]
+    declarer = order[0]
+    hand = {"declarer": declarer, **({"dealer": dealer} if dealer else {})}
+    kind = draw(st.sampled_from(["rufer", "solorufer", "dreier", "sechserdreier", "solodreier", "farbensolo",
+                                 "piccolo", "bettel", "trischaken"]))
+    hand["contract"] = kind
+    if kind == "trischaken":
+        thirds = split(draw, 210, 4)
+        hand["points_each"] = {p: {"points": t // 3, "blatt": t % 3} for p, t in zip(active, thirds)}
+        return players, hand, rules, None
+    if kind in ("piccolo", "bettel"):
+        hand["declarer_tricks"] = draw(st.integers(0, 12))
+        opps = [p for p in active if p != declarer]
+        hand["game_kontra"] = {p: draw(st.sampled_from([2, 4, 8])) for p in opps if draw(st.booleans())}
+        return players, hand, rules, None
+    if kind in ("rufer", "solorufer"):
+        hand["partner"] = draw(st.sampled_from([None] + [p for p in active if p != declarer]))
+    thirds = draw(st.integers(0, 210))
+    hand["declarer_points"] = {"points": thirds // 3, "blatt": thirds % 3}
+    hand["game_kontra"] = draw(st.sampled_from([1, 2, 4, 8]))
+    allowed = [p for p in KR_PREMIUMS if (kind != "farbensolo" or p in ("koenige", "valat"))
+               and (p != "koenig_ultimo" or (kind in ("rufer", "solorufer") and hand["partner"]))]
+    premiums = []
+    for p in draw(st.lists(st.sampled_from(allowed), unique=True, max_size=3)):
+        announced = draw(st.booleans())
+        premiums.append({"premium": p, "side": draw(st.sampled_from(["declarer", "opponents"])),
+                         "announced": announced, "made": draw(st.booleans()),
+                         "kontra": draw(st.sampled_from([1, 2, 4, 8])) if announced else 1})
+    hand["premiums"] = premiums
+    more = None
+    if thirds < 210:
+        more = {**hand, "declarer_points": {"points": (thirds + 1) // 3, "blatt": (thirds + 1) % 3}}
+    return players, hand, rules, (declarer, more)
+
+
 STRATEGIES = {
+    "koenigrufen": koenigrufen(),
     "troggu": troggu(),
     "french_tarot": french_tarot(),
     "troccas": troccas(),
@@ -261,7 +314,10 @@ def test_invariants(client, game_id, data, stake):
     assert response.status_code == 200, response.get_json()
     body = response.get_json()
     assert body["scores"] == result.scores
-    assert body["payouts"] == {p: s * stake for p, s in result.scores.items()}
+    # payouts are the money × stake: the scores, save where kontras change the money and not the sheet (§11.3)
+    assert body["payouts"] == {p: s * stake for p, s in result.money_units.items()}
+    if game.zero_sum(resolve_rules(game, rules), len(players)):
+        assert sum(result.money_units.values()) == 0, result.explanation
 
     if bump is not None and bump[1] is not None:
         player, more = bump

@@ -20,7 +20,7 @@ TWO_SIDED = [g for g in COUNTING if g.two_sided]
 
 # docs/rules.md §0.3 and issue 2: the deck totals; §10 (issue 27): Sicilian Tarocchi 146 − 21 × 2 = 104.
 TOTALS = {"troccas": 72, "scarto": 78, "swiss_tarot_1659": 78, "mitigati": 129, "troggu": 114, "french_tarot": 91,
-          "sicilian_tarocchi": 104}
+          "sicilian_tarocchi": 104, "koenigrufen": 70}  # §11: 210 thirds = 70
 
 
 def points(game_id, *codes, rules=None):
@@ -66,7 +66,10 @@ def test_any_split_adds_up_to_the_total(game, data):
         # docs/rules.md §1: a real hand splits 4k+2 / 4m (either side may hold the scart).
         assume(len(pile) % 4 in (0, 2))
     result = count_pile(game, pile, resolve_rules(game, None))
-    assert result.points + result.rest.points == game.total
+    if result.blatt is not None:  # docs/rules.md §11: counted to the Blatt, the two sides make 210 thirds
+        assert result.thirds + result.rest.thirds == 3 * game.total
+    else:
+        assert result.points + result.rest.points == game.total
     assert result.cards + result.rest.cards == len(game.deck)
 
 

@@ -143,6 +143,10 @@ def test_no_inline_script_or_style(client, game_id):
     # trump 7: 5 + 4 + 1 − 2 = 8; Donna and cavallo over: 2 + 3 − 1 = 4; the Fujutu alone 10 − 1 = 9;
     # all 9 together, 3 threes: 41 − 6 = 35 = 14 + 8 + 4 + 9.
     ("sicilian_tarocchi", [14, 8, 4, 9, 35]),
+    # docs/rules.md §11, to the Blatt (3 × Σ − 2 × N thirds): Sküs, Mond, a king 3 × 15 − 6 = 39 = 13; Pagat, a
+    # queen, trump 7: 3 × 10 − 6 = 24 = 8; a Bube and a Reiter: 3 × 5 − 4 = 11 = 3 and 2 Blatt; a lone 7 of Pik:
+    # 3 − 2 = 1 = 0 and 1 Blatt.
+    ("koenigrufen", [13, 8, 3, 0]),
 ])
 def test_worked_counts(client, game_id, expected):
     counts = rule_examples.sample_counts(all_games()[game_id])
@@ -171,6 +175,9 @@ def test_worked_counts(client, game_id, expected):
     ("triomphe_forcee", {"Anna": 0, "Beat": 2, "Carla": 2, "Dario": -2, "Elsa": -2}),
     # docs/rules.md §10 (Tortorici): a solo of 70: 70 − 55 = 15; the soloist 2 × 15, each opponent −15.
     ("sicilian_tarocchi", {"Anna": 30, "Beat": -15, "Carla": -15}),
+    # docs/rules.md §11 (docs/api.md's example): Dreier 4 + silent Trull 1 − the opponents' silent Pagat 1 = 4 a
+    # player; alone: Anna 3 × 4 = 12, each opponent −4; at 10 cents a point.
+    ("koenigrufen", {"Anna": 120, "Beat": -40, "Carla": -40, "Dario": -40}),
 ])
 def test_worked_settlements(client, game_id, expected):
     example = rule_examples.example(all_games()[game_id])

@@ -1,4 +1,4 @@
-"""The three counting families (docs/rules.md §0.2): direct sum, groups of n, halves. Pure."""
+"""The counting families (docs/rules.md §0.2): direct sum, groups of n, halves; and thirds to the Blatt (§11). Pure."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -27,6 +27,12 @@ class Count:
     oudlers: int | None = None
     rest: "Count | None" = None
     warnings: tuple[Line, ...] = field(default=())
+    blatt: int | None = None  # thirds over the whole points, 0–2, where a game counts to the Blatt (§11)
+
+    @property
+    def thirds(self) -> int | None:
+        """Return the exact count in thirds of a point (3 × points + Blatt), where the game counts to the Blatt."""
+        return None if self.blatt is None else 3 * self.points + self.blatt
 
 
 def direct_sum(cards, values) -> Count:
@@ -97,6 +103,22 @@ def _group_working(full, left, size, nominal, cut, cut_left, points) -> Line:
             return line("{full} groups of {size} and 1 odd card: {nominal} − {cut} − {cut_left} = {points}", **args)
         return line("{full} groups of {size} and 1 odd card: {nominal} − {cut} = {points}", **args)
     return line("{full} groups of {size} and {left} odd cards: {nominal} − {cut} − {cut_left} = {points}", **args)
+
+
+def in_thirds(cards, values) -> Count:
+    """Count a pile to the Blatt (docs/rules.md §11, Königrufen): every card is worth its value − ⅔, so the pile
+    is 3·Σvalue − 2·N thirds, said as whole points and 0, 1 or 2 Blatt. Integers only, never floats.
+
+    The groups are the table's way (threes, each its sum − 2, a partial three − 1); the thirds decide.
+    """
+    nominal = sum(values[c] for c in cards)
+    n = len(cards)
+    thirds = 3 * nominal - 2 * n
+    points, blatt = divmod(thirds, 3)
+    full, left = divmod(n, 3)
+    work = line("{n} cards: 3 × {nominal} − 2 × {n} = {thirds} thirds: {points} points and {blatt} Blatt",
+                n=n, nominal=nominal, thirds=thirds, points=points, blatt=blatt)
+    return Count(n, points, nominal, Groups(3, full, left, 1 if left else 0), work, blatt=blatt)
 
 
 def in_halves(cards, values, oudlers: frozenset) -> Count:

@@ -229,7 +229,7 @@ def _add_row(rows: list, setup: Setup, h, then, everyone: list, words: bool):
             row.error = DAMAGED_FACTS
         else:
             row.scores = dict(result.scores)
-            row.payouts = settle.payouts(result.scores, under.stake)
+            row.payouts = settle.payouts(result.money_units, under.stake)
             row.warnings = tuple(result.warnings) if words else ()
     before = rows[-1] if rows else None
     row.after_units = {p: (before.after_units[p] if before else 0) + row.scores.get(p, 0) for p in everyone}

@@ -33,5 +33,5 @@ def engine_result(game: Game, ex: Example | None):
         result = game.score(list(ex.players), ex.hand, resolve_rules(game, None))
     except ScoreError:
         return None
-    payouts = {p: s * ex.stake for p, s in result.scores.items()}
+    payouts = {p: s * ex.stake for p, s in result.money_units.items()}
     return result, payouts

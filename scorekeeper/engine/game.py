@@ -10,7 +10,7 @@ from enum import StrEnum
 from typing import Callable
 
 from . import cards as C
-from .counting import Count, direct_sum, in_groups, in_halves
+from .counting import Count, direct_sum, in_groups, in_halves, in_thirds
 from .errors import BadHand, BadRequest, TooManyCards, UnknownPlayer
 from .text import N_, Line, line
 
@@ -18,12 +18,14 @@ from .text import N_, Line, line
 class Counting(StrEnum):
     """How a game's card points are counted: card by card (SUM), in groups of a few cards less a point or two
     each (GROUPS: Troccas's fours, the Italian threes), in pairs of halves (HALVES: French Tarot), or not at all:
-    only tricks count (TRICKS: Triomphe Forcée)."""
+    only tricks count (TRICKS: Triomphe Forcée), or to the Blatt: each card its value − ⅔, in thirds of a point
+    (THIRDS: Königrufen, docs/rules.md §11)."""
 
     SUM = "sum"
     GROUPS = "groups"
     HALVES = "halves"
     TRICKS = "tricks"
+    THIRDS = "thirds"
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,14 @@ class Result:
     scores: dict[str, int]
     explanation: tuple[Line, ...]
     warnings: tuple[Line, ...] = ()
+    # the money in the game's units where it differs from the scores (Königrufen's kontras change the money, not
+    # the sheet: docs/rules.md §11.3); None: the money is the scores. Payouts are these × the stake.
+    money: dict[str, int] | None = None
+
+    @property
+    def money_units(self) -> dict[str, int]:
+        """Return what each player is paid, in units of the stake: `money`, or the scores where it is None."""
+        return dict(self.scores if self.money is None else self.money)
 
 
 @dataclass(frozen=True)
@@ -225,7 +235,7 @@ def count_pile(game: Game, cards: list[str], rules: dict) -> Count:
         rest = _adjusted(game, others, _count(game, others, values, rules), rules)
     warnings = tuple(game.pile_warnings(cards, rules))
     return Count(result.cards, result.points, result.nominal, result.groups, result.working,
-                 result.oudlers, rest, warnings)
+                 result.oudlers, rest, warnings, result.blatt)
 
 
 def _adjusted(game: Game, cards, count: Count, rules) -> Count:
@@ -237,12 +247,14 @@ def _adjusted(game: Game, cards, count: Count, rules) -> Count:
     points = count.points + more
     working = line("{working}; {why}: {points}", working=count.working, why=why, points=points)
     return Count(count.cards, points, count.nominal, count.groups, working, count.oudlers, count.rest,
-                 count.warnings)
+                 count.warnings, count.blatt)
 
 
 def _count(game: Game, cards, values, rules) -> Count:
     if game.counting is Counting.SUM:
         return direct_sum(cards, values)
+    if game.counting is Counting.THIRDS:
+        return in_thirds(cards, values)
     if game.counting is Counting.GROUPS:
         return in_groups(cards, values, game.group_size, game.partial_loses_one(rules))
     return in_halves(cards, values, game.oudlers)

@@ -147,6 +147,10 @@ def count_json(game, result) -> dict:
         out["groups"] = {"size": g.size, "full": g.full, "leftover": g.leftover}
     if result.rest is not None:
         out["rest"] = {"cards": result.rest.cards, "points": number(result.rest.points)}
+    if result.blatt is not None:  # counted to the Blatt (docs/rules.md §11): thirds beside the whole points
+        out.update(blatt=result.blatt, thirds=result.thirds)
+        if result.rest is not None:
+            out["rest"].update(blatt=result.rest.blatt, thirds=result.rest.thirds)
     if result.oudlers is not None:
         out["oudlers"] = result.oudlers
     return out
@@ -183,7 +187,7 @@ def score():
         "game": game.id,
         "points": json_number(result.points),
         "scores": dict(result.scores),
-        "payouts": {p: s * stake for p, s in result.scores.items()},
+        "payouts": {p: s * stake for p, s in result.money_units.items()},
         "explanation": [say(x) for x in result.explanation],
         "warnings": [say(x) for x in result.warnings],
     })

@@ -16,6 +16,8 @@ def group_size(game) -> int | None:
     """Return how many cards players count at once: 4 Troccas, 3 Italian/1659, a pair French Tarot."""
     if game.counting is Counting.GROUPS:
         return game.group_size
+    if game.counting is Counting.THIRDS:
+        return 3  # docs/rules.md §11: at the table, threes less 2, a partial three less 1
     if game.counting is Counting.HALVES:
         return 2  # french-tarot-wikipedia.txt: "Cards are paired"
     return None

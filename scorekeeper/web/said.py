@@ -91,7 +91,7 @@ def preview(table, facts: dict) -> dict:
         return {"engine_error": say(e)}
     except DAMAGED:  # a stored hand's facts that can't be read (an edit page's preview)
         return {"engine_error": say(evening.DAMAGED_FACTS)}
-    return {"sentence": money_sentence(settle.payouts(result.scores, table.stake), table.currency),
+    return {"sentence": money_sentence(settle.payouts(result.money_units, table.stake), table.currency),
             "lines": lines(result.explanation), "warnings": lines(result.warnings)}
 
 
