@@ -144,7 +144,7 @@ def main() -> None:
         cookie = head.get("set-cookie", "").split(";", 1)[0]
         csrf = re.search(r'<meta name="csrf-token" content="([^"]+)"', page).group(1)
         setup = re.search(r'name="setup" type="hidden" value="([^"]*)"', page).group(1)
-        shown = '"' + re.search(r'"If-None-Match": "\\"([^"\\]+)\\""', page).group(1) + '"'
+        shown = '"' + re.search(r"""id="live"[^>]*data-etag='"([^"]+)"'""", page).group(1) + '"'
         ups, downs = [], []
         for i in range(7):
             body = urllib.parse.urlencode({"csrf_token": csrf, "token": f"h2save{i}x{time.monotonic_ns()}",

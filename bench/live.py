@@ -105,7 +105,7 @@ async def open_page(conn: Conn, path: str):
     cookie = headers.get("set-cookie", "").split(";", 1)[0]
     found = re.search(r'<meta name="csrf-token" content="([^"]+)"', page)
     csrf = found.group(1) if found else None  # a viewer's page has none (it makes no session)
-    etag = re.search(r'"If-None-Match": "\\"([^"\\]+)\\""', page).group(1)
+    etag = re.search(r"""id="live"[^>]*data-etag='"([^"]+)"'""", page).group(1)
     return cookie, csrf, f'"{etag}"', page
 
 

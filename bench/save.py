@@ -96,7 +96,7 @@ def form_fields(page: str) -> dict:
 
 
 def etag_of(page: str) -> str:
-    return '"' + re.search(r'"If-None-Match": "\\"([^"\\]+)\\""', page).group(1) + '"'
+    return '"' + re.search(r"""id="live"[^>]*data-etag='"([^"]+)"'""", page).group(1) + '"'
 
 
 def open_page(conn: Conn, path: str):
