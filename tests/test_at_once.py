@@ -192,7 +192,7 @@ def test_a_merge_and_a_rename_of_its_person_at_once_leave_one_person(db_app):
     assert setup.post(second + "/hands", data={"partner": "Cla", "side": "first", "points": "45",
                                                "token": "h2"}).status_code == 303
     phones = [setup, db_app.test_client()]
-    out = two_phones(db_app, lambda: phones[0].post(circle + "/people", data={"person": "Anne", "name": "Anna"}),
+    out = two_phones(db_app, lambda: phones[0].post(circle + "/people", data={"person": "Anne", "name": "Anna", "confirm": "yes"}),
                      lambda: phones[1].post(circle + "/people", data={"person": "Anna", "name": "Annina"}),
                      hold=("INSERT INTO changes",))
     assert [r.status_code for r in out] == [303, 303]

@@ -143,6 +143,14 @@ def test_every_page_of_a_table_and_a_circle_keeps_a_right_to_left_name_apart(app
     assert r.status_code == 200
     if unisolated(r.get_data(as_text=True)):
         found["a Save's answer"] = unisolated(r.get_data(as_text=True))
+    # a merge asks first, naming both spellings and the evenings (Noa and a second evening's Noah become one)
+    key = circle.rsplit("/", 1)[1]
+    other = client.post(f"/tables/new/troccas?circle={key}", data={**TROCCAS, "players-3": "Noah"}).headers["Location"]
+    assert other
+    r = client.post(circle + "/people", data={"person": "Noah", "name": NOA})
+    assert r.status_code == 200 and "Make them one person?" in r.get_data(as_text=True)
+    if unisolated(r.get_data(as_text=True)):
+        found["a merge's question"] = unisolated(r.get_data(as_text=True))
     assert not found, "\n".join(f"{url}:\n  " + "\n  ".join(lines) for url, lines in found.items())
     template_rendered.disconnect(record, app)
     # the walk went through every page of a table's and a circle's that shows its people (the forms that open,

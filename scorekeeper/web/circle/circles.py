@@ -249,13 +249,18 @@ def rename_person(circle_id):
         errors, plan = _rename_plan(circle, played, names, old, new)
         if errors:
             break
+        merged = season.person(new) in {season.person(n) for n in names} and season.person(new) != season.person(old)
+        if merged and request.form.get("confirm") != "yes":  # two people become one: asked first, never by one tap
+            touched = {r.table_id for r in plan}
+            return render_template("circle/merge.html", circle=circle, old=old, new=new,
+                                   evenings=[(format_date(t.day, "medium"), get_game(t.game), t.players)
+                                             for t in tables if t.id in touched], token=request.form.get("token"))
         try:
             store.rename_everywhere([(r.table_id, r.players, r.renames) for r in plan],
                                     {t.id: get_game(t.game).rename for t in tables}.get, request.form.get("token"),
                                     circle.id, seen={t.id: t.version for t in tables})
         except store.Moved:
             continue  # another phone changed the circle's evenings since they were read: plan again
-        merged = season.person(new) in {season.person(n) for n in names} and season.person(new) != season.person(old)
         return redirect(url_for("circles.show", circle_id=circle.id, renamed=new, merged=int(merged),
                                 _anchor="people"), 303)
     else:
