@@ -52,13 +52,17 @@ def create_app(test_config: dict | None = None) -> Flask:
         RATELIMIT_STORAGE_URI="memory://",  # per process; redis://host:6379 shares them between workers
         RATELIMIT_TABLES="200 per hour",  # opening a table (POST)
         RATELIMIT_IMPORTS="200 per hour",  # importing a table (POST)
+        RATELIMIT_CIRCLES="200 per hour",  # starting a circle (POST), as opening a table
+        # importing a circle (POST): its file may hold 1,000 evenings, each a table (5 imports made 5,000 tables)
+        RATELIMIT_CIRCLE_IMPORTS="10 per hour",
         RATELIMIT_LISTS="60 per hour",  # keeping a phone's encrypted list for its QR code (POST /lists)
         RATELIMIT_API="1200 per minute",  # the JSON API, every endpoint together
     )
     app.config.from_pyfile("config.py", silent=True)
     for key in ("SECRET_KEY", "DATABASE_URL", "PROXY_FIX", "RATELIMIT_STORAGE_URI", "RATELIMIT_TABLES",
-                "RATELIMIT_IMPORTS", "RATELIMIT_LISTS", "RATELIMIT_API", "RATELIMIT_ENABLED", "MAX_HANDS", "MAX_URL",
-                "MAX_CONTENT_LENGTH", "MAX_FORM_SIZE", "BABEL_DEFAULT_TIMEZONE"):
+                "RATELIMIT_IMPORTS", "RATELIMIT_CIRCLES", "RATELIMIT_CIRCLE_IMPORTS", "RATELIMIT_LISTS", "RATELIMIT_API",
+                "RATELIMIT_ENABLED", "MAX_HANDS", "MAX_URL", "MAX_CONTENT_LENGTH", "MAX_FORM_SIZE",
+                "BABEL_DEFAULT_TIMEZONE"):
         if os.environ.get(key):
             app.config[key] = os.environ[key]
     if test_config:

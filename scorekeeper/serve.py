@@ -16,9 +16,16 @@ from dataclasses import dataclass
 
 from . import create_app
 from .store.db import Unusable
+from .web.site import TOO_LARGE
 from .web.startup import warm
 
 THREADS = 2  # per gunicorn worker: one answers while the other waits on the disk or a phone (docs/deploy.md)
+# Connections held open at once. A room's phones keep theirs open between requests (a browser keeps up to 6 per
+# site, quiet, for minutes), and a server that has reached its limit takes no new one until a quiet one is closed:
+# waitress's default of 100 locked every new phone out for up to 90 s when 110 phones had been in (issue 37).
+# An open, quiet connection costs a file descriptor and a few KB: 1000 is 150 phones with 6 each, and more.
+CONNECTIONS = 1000
+QUIET = 60  # seconds a connection may stay silent (waitress's channel_timeout); a phone reconnects when it needs to
 QUIET_PATHS = ("/healthz", "/readyz")  # asked every few seconds by a proxy or orchestrator: not logged
 
 
@@ -32,6 +39,7 @@ class Settings:
     port: int
     workers: int
     server: str  # "gunicorn" or "waitress"
+    connections: int = CONNECTIONS  # connections open at once (per gunicorn worker)
 
 
 def settings(env=os.environ, argv: list[str] | None = None, platform: str = sys.platform) -> Settings:
@@ -55,7 +63,8 @@ def settings(env=os.environ, argv: list[str] | None = None, platform: str = sys.
     host = env.get("HOST") or "127.0.0.1"
     port = _whole(env, "PORT", "5000", 1, 65535)
     workers = _whole(env, "WORKERS", "2", 1, 64)
-    return Settings(host, port, workers, server)
+    connections = _whole(env, "CONNECTIONS", str(CONNECTIONS), 10, 100_000)
+    return Settings(host, port, workers, server, connections)
 
 
 def _whole(env, name: str, default: str, low: int, high: int) -> int:
@@ -127,9 +136,8 @@ def _app(chosen: Settings):
 
 
 def _waitress(app, chosen: Settings) -> int:
+    import logging
     import signal
-
-    import waitress
 
     def stop(signum, frame):
         raise KeyboardInterrupt  # waitress finishes the requests under way, then serve returns: exit 0
@@ -137,11 +145,71 @@ def _waitress(app, chosen: Settings) -> int:
     # One process: waitress reads each request whole before a thread takes it, so a slow phone holds no thread.
     # X-Forwarded-* headers are left to the app, which believes them only with PROXY_FIX (docs/deploy.md).
     body = (getattr(app, "config", {}).get("MAX_CONTENT_LENGTH") or 4 * 1024 * 1024) + 64 * 1024
-    waitress.serve(AccessLog(app), host=chosen.host, port=chosen.port, threads=chosen.workers * THREADS,
-                   ident="scorekeeper", clear_untrusted_proxy_headers=False,
-                   max_request_body_size=body,  # the app refuses more anyway
-                   channel_timeout=60)  # a connection silent for a minute is closed
+    room_for(chosen.connections)
+    logging.basicConfig()  # as waitress.serve: its warnings on stderr
+    server = _app_answers_too_large(
+        AccessLog(app), host=chosen.host, port=chosen.port, threads=chosen.workers * THREADS, ident="scorekeeper",
+        clear_untrusted_proxy_headers=False,
+        max_request_body_size=body,  # the app refuses more anyway (and answers for waitress beyond it: below)
+        connection_limit=chosen.connections + 2,  # waitress counts its listening socket and wake-up pipe too
+        asyncore_use_poll=True,  # select() can't watch a descriptor numbered 1024 or more; poll() can
+        channel_timeout=QUIET, cleanup_interval=QUIET // 4)
+    server.run()
     return 0
+
+
+def _app_answers_too_large(app, **kw):
+    """waitress's server, whose refusal of a body over max_request_body_size is the app's own answer: waitress
+    refuses it before a thread sees it, with an English text/plain 413 of its own; here the app is asked instead,
+    without the body, and answers with its sentence, in the phone's language, as JSON under /api/ (web/site.py:
+    TOO_LARGE). The connection is closed after it, as waitress does: the rest of the body is never read."""
+    import io
+
+    from waitress import create_server
+    from waitress.channel import HTTPChannel
+    from waitress.task import ErrorTask, WSGITask
+    from waitress.utilities import RequestEntityTooLarge
+
+    class TooLarge(WSGITask):
+        def get_environment(self):
+            environ = dict(super().get_environment())
+            environ.update({TOO_LARGE: True, "wsgi.input": io.BytesIO(), "CONTENT_LENGTH": "0"})
+            return environ
+
+        def execute(self):
+            self.set_close_on_finish()
+            super().execute()
+
+    class Channel(HTTPChannel):
+        @staticmethod
+        def error_task_class(channel, request):
+            if isinstance(request.error, RequestEntityTooLarge) and request.command:
+                return TooLarge(channel, request)
+            return ErrorTask(channel, request)
+
+    server = create_server(app, **kw)
+    for one in [server, *getattr(server, "map", {}).values()]:  # one listening socket, or several (MultiSocket)
+        if hasattr(one, "channel_class"):
+            one.channel_class = Channel
+    return server
+
+
+def room_for(connections: int) -> None:
+    """Let this process open a file descriptor per connection, and some for the database and files: raise its
+    soft limit (often 1024) up to the hard one if need be, and say so if even that is too few."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit per process
+        return
+    needed = connections + 64
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        target = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        if target < needed:
+            print(f"warning: CONNECTIONS={connections} needs {needed} open files, and this system lets this process "
+                  f"open {target}: raise its limit (LimitNOFILE= in a systemd unit, ulimit -n) or lower "
+                  f"CONNECTIONS.", file=sys.stderr, flush=True)
 
 
 class AccessLog:
@@ -209,6 +277,7 @@ def _gunicorn(make_app, chosen: Settings, proxied: bool) -> int:
         "bind": f"[{chosen.host}]:{chosen.port}" if ":" in chosen.host else f"{chosen.host}:{chosen.port}",
         "workers": chosen.workers,
         "threads": THREADS,
+        "worker_connections": chosen.connections,  # gthread workers: connections open at once, per worker
         "keepalive": 5,
         "accesslog": "-",
         "logger_class": QuietHealthLogger,

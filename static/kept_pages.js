@@ -8,6 +8,18 @@
   if ("serviceWorker" in navigator && window.isSecureContext) {
     navigator.serviceWorker.register("/sw.js", { updateViaCache: "none" }).catch(function () { /* online only */ });
   }
+  // This phone's list of tables and its copies of their pages live in the browser's storage, which a browser may
+  // clear when it runs short (Safari after a week unused): once a hand is saved here, ask it to keep them (once a
+  // page; not while the page opens, where asking held up the hand form's first requests over HTTPS in Chromium).
+  // Chrome decides by itself and says nothing; Firefox asks the player once.
+  var keepAsked = false;
+  function askToKeep() {
+    if (keepAsked || !navigator.storage || !navigator.storage.persist) { return; }
+    keepAsked = true;
+    navigator.storage.persisted().then(function (kept) {
+      if (!kept) { return navigator.storage.persist(); }
+    }).catch(function () { /* kept as long as the browser keeps it */ });
+  }
 
   // The phone's copy of this table page follows what the page shows: once a poll or a Save brought a new version and
   // the page has been still for a few seconds (a burst of saves is one fetch), or when the page is left, the worker
@@ -35,6 +47,7 @@
     var xhr = e.detail.xhr, asked = ((e.detail.pathInfo || {}).requestPath || "").split("?")[0];
     // a poll (its element may be gone by now: a whole board's answer brings a new one) or a Save
     if (/^\/t\/[^/]+\/board$/.test(asked) || (e.detail.elt && e.detail.elt.id === "hand-form")) { keepPage(xhr); }
+    if (e.detail.elt && e.detail.elt.id === "hand-form" && e.detail.successful) { askToKeep(); }
     var table = location.pathname.match(/^\/[tv]\/([^/]+)/);
     if (xhr && xhr.status === 286 && table) {  // the link was turned off: its pages go
       forget(function (key) { return key === table[1]; });

@@ -70,6 +70,10 @@ def test_a_season_in_the_app(page, live_server):
     people.locator("select[name=person]").select_option("Ana")
     people.locator("input[name=name]").fill("Anna")
     people.get_by_role("button", name="Rename everywhere").click()
+    # a merge asks first (issue 36), naming both spellings and the one evening Ana played
+    expect(page.locator("h1")).to_have_text("Make them one person?", timeout=WAIT)
+    expect(page.locator(".sentence")).to_contain_text("Ana and Anna become one person, Anna")
+    page.get_by_role("button", name="Yes, make them one").click()
     expect(page.locator("#people .message")).to_contain_text("now one person", timeout=WAIT)
     people.locator("select[name=person]").select_option("Cla")
     people.locator("input[name=name]").fill("Claudia")

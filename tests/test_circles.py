@@ -296,7 +296,7 @@ def test_renaming_in_the_circle_merges_two_spellings_and_their_standings(client)
     second = r.headers["Location"]
     hand(client, second, 45, "m2")  # Anne & Cla +9 (45 − 36)
     assert set(standings(client.get(circle).get_data(as_text=True))) == {"Anna", "Anne", "Ben", "Cla", "Zoë"}
-    r = client.post(circle + "/people", data={"person": "Anne", "name": "Anna", "token": "merge-1"})
+    r = client.post(circle + "/people", data={"person": "Anne", "name": "Anna", "token": "merge-1", "confirm": "yes"})
     assert r.status_code == 303
     page = client.get(r.headers["Location"]).get_data(as_text=True)
     table = standings(page)
@@ -304,7 +304,7 @@ def test_renaming_in_the_circle_merges_two_spellings_and_their_standings(client)
     assert "now one person" in page
     assert "Anna" in client.get(second).get_data(as_text=True) and "Anne" not in client.get(second).get_data(as_text=True)
     # the same form again (a double tap) answers as the first did and renames nothing more
-    assert client.post(circle + "/people", data={"person": "Anne", "name": "Anna", "token": "merge-1"}).status_code == 303
+    assert client.post(circle + "/people", data={"person": "Anne", "name": "Anna", "token": "merge-1", "confirm": "yes"}).status_code == 303
     assert standings(client.get(circle).get_data(as_text=True))["Anna"] == ["2", "+13", "+CHF\xa00.65"]
     # Undo on an evening takes the rename back there (it is that table's last change)
     undo = re.search(r'<form id="undo-last" method="post" action="([^"]+)">.*?name="token" value="([^"]+)".*?'
@@ -574,3 +574,22 @@ def test_an_evening_has_a_date_of_its_own_set_when_opened_changed_later_kept_in_
         assert store.get_table(r.headers["Location"].rsplit("/", 1)[1]).day == date(2026, 1, 2)
     r = client.post("/tables/new/troccas", data={**TROCCAS, "played_on": "1066-10-14"})
     assert r.status_code == 200 and "Write a date from 1900 on." in html.unescape(r.get_data(as_text=True))
+
+
+def test_a_merge_asks_first_naming_both_spellings_and_the_evenings_it_changes(app, client):
+    """Issue 36: nothing is final by one tap: making two people one shows who and which evenings, and changes
+    nothing until the scorer says yes; a rename of one spelling is done at once, as before."""
+    circle = new_circle(client)
+    key = circle.rsplit("/", 1)[1]
+    first = client.post(f"/tables/new/troccas?circle={key}", data={**TROCCAS, "players-0": "Anne"}).headers["Location"]
+    second = client.post(f"/tables/new/troccas?circle={key}", data=TROCCAS).headers["Location"]  # Anna plays here
+    assert first and second
+    r = client.post(circle + "/people", data={"person": "Anne", "name": "Anna", "token": "ask-1"})
+    page = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 200 and "Make them one person?" in page
+    assert "Anne and Anna become one person, Anna" in page and "1 evening changes" in page  # only the first has Anne
+    assert 'name="confirm" value="yes"' in page
+    assert "Anne" in client.get(first).get_data(as_text=True)  # nothing changed yet
+    r = client.post(circle + "/people", data={"person": "Anne", "name": "Anna", "token": "ask-1", "confirm": "yes"})
+    assert r.status_code == 303 and "merged=1" in r.headers["Location"]
+    assert "Anne" not in client.get(first).get_data(as_text=True)

@@ -73,6 +73,21 @@ def test_imports_are_limited(tmp_path):
     assert "höchstens 1 pro Minute" in html.unescape(r.get_data(as_text=True))
 
 
+def test_starting_and_importing_circles_are_limited_as_opening_tables(tmp_path):
+    """Issue 37: 5 imports of a circle's file made 5,000 tables in 3 s from one address; starting circles had no
+    limit either."""
+    client = limited_app(tmp_path, RATELIMIT_CIRCLES="2 per hour", RATELIMIT_CIRCLE_IMPORTS="1 per hour").test_client()
+    assert [client.post("/circles/new", data={"name": f"Krone {n}"}).status_code for n in range(3)] == [303, 303, 429]
+    r = client.post("/circles/new", data={"name": "Krone"}, headers={"Accept-Language": "fr"})
+    assert r.status_code == 429 and "(2 par heure au plus)" in html.unescape(r.get_data(as_text=True))
+    assert client.get("/circles/new").status_code == 200  # only starting one is counted
+    assert client.post("/circles/import", data={}).status_code == 400  # "choose a file": counted all the same
+    r = client.post("/circles/import", data={})
+    assert r.status_code == 429 and "at most 1 per hour" in html.unescape(r.get_data(as_text=True))
+    assert client.post("/circles/new", data={"name": "Krone"}, environ_base={"REMOTE_ADDR": "10.1.2.3"}
+                       ).status_code == 303  # another address: its own count
+
+
 def test_saving_fixing_and_undoing_hands_is_never_limited(tmp_path):
     client = limited_app(tmp_path, RATELIMIT_TABLES="1 per hour", RATELIMIT_API="1 per hour").test_client()
     url = open_table(client)
@@ -109,6 +124,7 @@ def test_the_default_limits_are_generous():
     assert app.config["RATELIMIT_STORAGE_URI"] == "memory://"
     assert app.config["RATELIMIT_API"] == "1200 per minute"
     assert app.config["RATELIMIT_TABLES"] == app.config["RATELIMIT_IMPORTS"] == "200 per hour"
+    assert app.config["RATELIMIT_CIRCLES"] == "200 per hour" and app.config["RATELIMIT_CIRCLE_IMPORTS"] == "10 per hour"
     assert app.config["MAX_HANDS"] == 2000
 
 

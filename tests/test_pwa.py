@@ -34,6 +34,27 @@ def test_the_manifest_makes_the_app_installable(client):
     assert client.get("/manifest.webmanifest?lang=de").get_json()["lang"] == "de"
 
 
+def test_the_installed_app_turns_with_the_phone_and_has_shortcuts_in_the_players_language(client):
+    m = client.get("/manifest.webmanifest").get_json()
+    # issue 37: "portrait" held the installed app upright, against a board that is wider on its side
+    assert m.get("orientation", "any") == "any"
+    shortcuts = {s["url"]: s["name"] for s in m["shortcuts"]}
+    assert shortcuts == {"/tables/new": "Open a table", "/count": "Count"}
+    for url in shortcuts:
+        assert client.get(url, follow_redirects=True).status_code == 200  # a page of its own, no link needed
+    german = {s["url"]: s["name"] for s in client.get("/manifest.webmanifest?lang=de").get_json()["shortcuts"]}
+    assert german == {"/tables/new": "Tisch eröffnen", "/count": "Zählen"}
+
+
+def test_a_saved_hand_asks_the_browser_to_keep_this_phones_storage():
+    """Safari clears a site's storage after a week unused: this phone's list and its pages' copies with it. Once a
+    hand is saved through the form, static/kept_pages.js (on every page) asks for the storage to be kept, once."""
+    script = (ROOT / "static" / "kept_pages.js").read_text()
+    asks = re.search(r"function askToKeep\(\) \{(.*?)\n  \}", script, re.S)
+    assert asks and "navigator.storage.persist()" in asks.group(1) and "keepAsked = true" in asks.group(1)
+    assert re.search(r'e\.detail\.elt\.id === "hand-form" && e\.detail\.successful\) \{ askToKeep\(\); \}', script)
+
+
 def test_every_page_links_the_manifest_the_worker_script_and_a_touch_icon(client):
     page = client.get("/").get_data(as_text=True)
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page

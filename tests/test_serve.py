@@ -1,6 +1,9 @@
 """`python -m scorekeeper serve`: gunicorn or waitress, the same settings, and a sentence for what can't work."""
 from __future__ import annotations
 
+import html
+import http.client
+import json
 import os
 import re
 import signal
@@ -184,6 +187,53 @@ def test_twenty_slow_phones_do_not_keep_a_save_waiting(tmp_path):
         proc.wait(timeout=60)
 
 
+def quiet_phones(port: int, n: int) -> list[http.client.HTTPConnection]:
+    """`n` phones that asked once and keep their connection open, quiet (HTTP/1.1 keep-alive), as a room's
+    phones do between two looks at the table."""
+    phones = []
+    for _ in range(n):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)  # a hang, not a time: 0.1 s when let in
+        conn.request("GET", "/healthz")
+        answer = conn.getresponse()
+        assert answer.status == 200 and answer.read() == b"ok\n" and not answer.will_close
+        phones.append(conn)
+    return phones
+
+
+def test_150_quiet_phones_lock_no_new_phone_out(tmp_path):
+    """A cup night: 150 phones that looked once keep their connections open. waitress's own default limit (100)
+    took no new connection then until quiet ones were closed (60 to 90 s later): the 101st phone, and every one
+    after it, waited (issue 37). serve's limit (CONNECTIONS, 1000) lets them all in, and a new phone's Save too."""
+    port = free_port()
+    proc = serve(tmp_path, env={"PORT": str(port), "WORKERS": "2"})
+    phones = []
+    try:
+        wait_for(f"http://127.0.0.1:{port}/healthz", proc)
+        phones = quiet_phones(port, 150)
+        phone = Phone(port)  # a new phone: opens a table and saves a hand, each request on a new connection
+        phone.request("GET", "/tables/new/troccas")
+        table = phone.request("POST", "/tables/new/troccas", TROCCAS)[0].getheader("Location")
+        saved, _ = phone.request("POST", table + "/hands", {"partner": "Cla", "side": "first", "points": "40",
+                                                              "token": "room-phone-1"})
+        assert saved.status == 303
+        for conn in phones[:3]:  # and the quiet ones are still there, answered on their own connection
+            conn.request("GET", "/healthz")
+            assert conn.getresponse().read() == b"ok\n"
+    finally:
+        for conn in phones:
+            conn.close()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+    assert "connection limit" not in (tmp_path / "serve.log").read_text()  # waitress's warning when it is reached
+
+
+def test_connections_is_a_setting_and_a_bad_one_is_a_sentence():
+    assert settings({}, [], "linux").connections == 1000
+    assert settings({"CONNECTIONS": "5000"}, [], "linux").connections == 5000
+    with pytest.raises(Refused, match="CONNECTIONS='many' is not a number from 10 to 100000."):
+        settings({"CONNECTIONS": "many"}, [], "linux")
+
+
 def test_gunicorn_believes_forwarded_headers_only_with_proxy_fix(tmp_path):
     # gunicorn's own default trusts X-Forwarded-Proto from 127.0.0.1; serve turns that off unless PROXY_FIX says
     # a proxy is in front: an https claim from anyone else must not make the session cookie Secure-only
@@ -236,6 +286,50 @@ def test_a_request_after_a_refused_large_upload_is_answered_on_the_same_connecti
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)
+
+
+def oversize(port: int, path: str, language: str) -> tuple[bytes, bytes]:
+    """Send the headers of a 3 MB body (over MAX_CONTENT_LENGTH, 2 MB, and over waitress's own limit, 2 MB + 64 KB)
+    and as much of it as the server takes; return the answer's head and body."""
+    size = 3 * 1024 * 1024
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+        s.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                  f"Accept-Language: {language}\r\nContent-Length: {size}\r\n\r\n".encode())
+        try:
+            s.sendall(b"x" * size)
+        except OSError:
+            pass  # the server answered and closed without reading it all
+        answer = b""
+        while chunk := s.recv(65536):
+            answer += chunk
+            head, _, body = answer.partition(b"\r\n\r\n")
+            found = re.search(rb"(?i)content-length: (\d+)", head)
+            if found and len(body) >= int(found.group(1)):
+                break
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return head, body
+
+
+@pytest.mark.parametrize("server", ["waitress", "gunicorn"])
+def test_a_body_over_the_limit_gets_the_apps_own_answer_whatever_the_server(tmp_path, server):
+    """Issue 37: waitress refused a body over 2 MB itself, with an English text/plain 413 the phone can't show in
+    its language nor read as JSON; the app answers it instead, as it answers one it refuses itself."""
+    port = free_port()
+    proc = serve(tmp_path, "--server", server, env={"PORT": str(port)})
+    try:
+        wait_for(f"http://127.0.0.1:{port}/healthz", proc)
+        head, body = oversize(port, "/api/v1/score", "en")
+        assert head.startswith(b"HTTP/1.1 413") and b"application/json" in head
+        assert json.loads(body) == {"error": {"code": "bad_request",
+                                              "message": "That is far too much data for one request."}}
+        head, body = oversize(port, "/tables/import", "de")
+        assert head.startswith(b"HTTP/1.1 413") and b"text/html" in head
+        assert "Das sind viel zu viele Daten für eine Anfrage." in html.unescape(body.decode())
+        assert get(f"http://127.0.0.1:{port}/healthz") == (200, "ok\n")  # and the server goes on
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+    assert "Traceback" not in (tmp_path / "serve.log").read_text()
 
 
 def test_the_served_app_is_warmed_before_its_first_request(tmp_path, monkeypatch, sqlite_url):

@@ -6,6 +6,8 @@ them per game and per currency, since neither units of two games nor two currenc
 """
 from __future__ import annotations
 
+import unicodedata
+
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
@@ -17,9 +19,10 @@ from .settle import BANK, Settlement, settle
 
 @lru_cache(maxsize=4096)
 def person(name: str) -> str:
-    """Return the key a name is one person by within a circle: its words, case folded (a season asks it of every
-    name of every evening: kept for the names seen)."""
-    return " ".join(name.split()).casefold()
+    """Return the key a name is one person by within a circle: its words, composed (NFC: names stored before the
+    app composed every name it is sent), case folded (a season asks it of every name of every evening: kept for
+    the names seen)."""
+    return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,6 @@ from .lists import keep_list, kept_list  # noqa: F401
 from .links import CIRCLE, TABLE, TOURNAMENT, find_circle, find_tournament, find_link, new_scorer_link, share_links, share_links_of  # noqa: F401
 from .money import (mark_paid, paid_for_table, paid_in_circle, pot_add, pot_entries_of, pot_undo,  # noqa: F401
                     unmark_paid)
-from .schema import (CREATOR, SCORER, VIEWER, Access, Added, AlreadyPaid, Change, Circle, Full, Hand, Moved,  # noqa: F401
-                     NotFound, Payment, Tournament, Entrant, CupTable, RoundOpen, NameTaken, RoundClosed, RoundFull, PotEntry, PotShort, Stale, TableInfo, changes, hands, links, metadata,
-                     tables)
+from .schema import (CREATOR, SCORER, VIEWER, Access, Added, AlreadyPaid, Change, Circle, CupTable, Entrant,  # noqa: F401
+                     Full, Hand, InAnotherCircle, Moved, NameTaken, NotFound, Payment, PotEntry, PotShort, RoundClosed,
+                     RoundFull, RoundOpen, Stale, TableInfo, Tournament, changes, hands, links, metadata, tables)

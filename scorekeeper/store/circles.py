@@ -12,7 +12,9 @@ from sqlalchemy import Integer, cast, func, insert, select, update
 from .db import engine, now, writing
 from .hands import insert_table
 from .links import CIRCLE, add_links
-from .schema import SCORER, VIEWER, Circle, NotFound, circles, payments, pot_entries, table_info, tables
+from .locks import lock_circle, lock_table
+from .schema import (SCORER, VIEWER, Circle, InAnotherCircle, NotFound, circles, payments, pot_entries, table_info,
+                     tables)
 
 
 def create_circle(name: str) -> str:
@@ -58,12 +60,16 @@ def circle_tables(circle_id: str) -> list:
     return [table_info(r) for r in rows]
 
 
-def join_circle(table_id: str, circle_id: str | None) -> None:
-    """Make a table one of the circle's evenings (None: of no circle)."""
+def join_circle(table_id: str, circle_id: str) -> None:
+    """Make a table one of the circle's evenings; InAnotherCircle if it is already another circle's (a table
+    belongs to one circle: two circles taking it at once, the first has it)."""
     with writing() as conn:
-        done = conn.execute(update(tables).where(tables.c.id == table_id).values(circle_id=circle_id))
-        if done.rowcount == 0:
-            raise NotFound(table_id)
+        lock_circle(conn, circle_id)  # store/locks.py: the circle, then the table
+        lock_table(conn, table_id)
+        now_in = conn.execute(select(tables.c.circle_id).where(tables.c.id == table_id)).scalar()
+        if now_in not in (None, circle_id):
+            raise InAnotherCircle(table_id)
+        conn.execute(update(tables).where(tables.c.id == table_id).values(circle_id=circle_id))
 
 
 def circle_of(table_id: str) -> str | None:

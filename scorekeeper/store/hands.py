@@ -11,12 +11,13 @@ import json
 import secrets
 from datetime import date, datetime
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import bindparam, case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..engine.seating import next_dealer
 from .db import engine, is_key, now, reading, writing
 from .links import add_links
+from .locks import lock_circle_tables
 from .schema import (Added, Change, Full, Hand, Moved, NotFound, RoundClosed, RoundFull, Stale, TableInfo, changes,
                      hands, payments, pot_entries, table_info, tables, tournament_tables, tournaments)
 
@@ -463,15 +464,19 @@ def current_setup(table: TableInfo) -> dict:
     return {"players": list(table.players), "stake": table.stake, "rules": dict(table.rules)}
 
 
+_HELD = "\ue000"  # a private-use character no keyboard types, around a rename's placeholders
+
+
 def _set_table(conn, table_id: str, settings: dict, renames: dict, rename) -> None:
     """Write the table's settings and carry renames through every hand (facts, setup, dealer)."""
     conn.execute(update(tables).where(tables.c.id == table_id).values(
         players=list(settings["players"]), stake=settings["stake"], rules=dict(settings["rules"])))
     if not renames:
         return
-    # two steps through placeholders, so that swapping two names (A→B, B→A) works
-    steps = [{old: f"\x00{i}" for i, old in enumerate(renames)},
-             {f"\x00{i}": new for i, new in enumerate(renames.values())}]
+    # two steps through placeholders, so that swapping two names (A→B, B→A) works; in memory only (a hand whose
+    # rename fails half-way keeps its facts as they were: see below), and no NUL, which PostgreSQL's text refuses
+    steps = [{old: f"{_HELD}{i}{_HELD}" for i, old in enumerate(renames)},
+             {f"{_HELD}{i}{_HELD}": new for i, new in enumerate(renames.values())}]
     for h in conn.execute(select(hands.c.id, hands.c.facts, hands.c.setup, hands.c.dealer, hands.c.version)
                           .where(hands.c.table_id == table_id)).all():
         # a hand stored wrong (facts or a setup the game can't read, written by hand) keeps what can't be renamed
@@ -486,12 +491,15 @@ def _set_table(conn, table_id: str, settings: dict, renames: dict, rename) -> No
                 if isinstance(setup, dict) and isinstance(setup.get("players"), list):
                     setup["players"] = [new if p == old else p for p in setup["players"]]
                 dealer = new if dealer == old else dealer
+        if _HELD in json.dumps(facts, ensure_ascii=False):  # the game's rename failed half-way: facts as they were
+            facts = h.facts
         if (facts, setup, dealer) != (h.facts, kept, h.dealer):
             conn.execute(update(hands).where(hands.c.id == h.id).values(
                 facts=facts, setup=setup or None, dealer=dealer, version=h.version + 1, updated_at=now()))
 
 
-def rename_everywhere(plan: list, rename_of, token: str | None = None, circle_id: str | None = None) -> bool:
+def rename_everywhere(plan: list, rename_of, token: str | None = None, circle_id: str | None = None,
+                      seen: dict[str, int] | None = None) -> bool:
     """Rename a person at several tables at once (a circle's evenings): all or none, in one transaction.
 
     `plan`: [(table_id, players after, {old name: new name})]; `rename_of(table_id)` is that table's game's
@@ -499,14 +507,23 @@ def rename_everywhere(plan: list, rename_of, token: str | None = None, circle_id
     there), under `token` and the table's place in the plan: the same form posted twice renames once (True).
     The lines marked paid follow (each table's, and the circle's own), and who paid into the circle's pot: money
     is owed by a person, whatever they are called.
+
+    With `circle_id`, the circle's row and then its tables' are locked first (store/locks.py), and `seen` (each of
+    the circle's tables and its version, as the plan was made from them) is checked under the lock: if another
+    phone changed the circle's evenings since (a rename, a hand, a table joined), Moved is raised and nothing is
+    written; the caller plans again from what is there now.
     """
     if not plan:
         return True
-    first = f"{token}-0" if is_key(f"{token}-0") else None
+    first = _first_of(token)
     try:
         with writing() as conn:
+            if circle_id is not None:
+                now_at = lock_circle_tables(conn, circle_id)
             if first and conn.execute(select(changes.c.id).where(changes.c.token == first)).first():
                 return True
+            if circle_id is not None and seen is not None and now_at != seen:
+                raise Moved(None)
             for i, (table_id, players, renames) in enumerate(plan):
                 _bump(conn, table_id)
                 row = conn.execute(select(tables.c.players, tables.c.stake, tables.c.rules)
@@ -519,9 +536,9 @@ def rename_everywhere(plan: list, rename_of, token: str | None = None, circle_id
             if circle_id is not None:
                 every = {old: new for _t, _p, renames in plan for old, new in renames.items()}
                 _rename_money(conn, payments.c.circle_id == circle_id, every)
-                for old, new in every.items():
-                    conn.execute(update(pot_entries).where(pot_entries.c.circle_id == circle_id,
-                                                           pot_entries.c.who == old).values(who=new))
+                conn.execute(update(pot_entries).where(pot_entries.c.circle_id == circle_id,
+                                                       pot_entries.c.who.in_(list(every)))
+                             .values(who=_renamed(pot_entries.c.who, every)))
         return True
     except IntegrityError:
         if first is None:
@@ -531,17 +548,27 @@ def rename_everywhere(plan: list, rename_of, token: str | None = None, circle_id
 
 def renamed_by(token: str | None) -> bool:
     """Say whether this form's token already renamed someone (rename_everywhere posted twice: a double tap)."""
-    first = f"{token}-0"
-    if not is_key(first):
+    first = _first_of(token)
+    if first is None:
         return False
     with engine().connect() as conn:
         return conn.execute(select(changes.c.id).where(changes.c.token == first)).first() is not None
 
 
+def _first_of(token: str | None) -> str | None:
+    """The token a rename logs its first table's change under; None without a token (not "None-0": two renames
+    without one are two renames)."""
+    return f"{token}-0" if isinstance(token, str) and is_key(f"{token}-0") else None
+
+
 def _rename_money(conn, where, renames: dict) -> None:
-    """Carry renames into the lines marked paid that `where` picks (through placeholders: a swap works)."""
-    steps = [{old: f"\x00{i}" for i, old in enumerate(renames)}, {f"\x00{i}": new for i, new in enumerate(renames.values())}]
-    for step in steps:
-        for old, new in step.items():
-            conn.execute(update(payments).where(where, payments.c.payer == old).values(payer=new))
-            conn.execute(update(payments).where(where, payments.c.payee == old).values(payee=new))
+    """Carry renames into the lines marked paid that `where` picks: every name at once, in one statement, so a swap
+    (A→B and B→A) works with nothing in between (on either database)."""
+    olds = list(renames)
+    conn.execute(update(payments).where(where, payments.c.payer.in_(olds) | payments.c.payee.in_(olds))
+                 .values(payer=_renamed(payments.c.payer, renames), payee=_renamed(payments.c.payee, renames)))
+
+
+def _renamed(column, renames: dict):
+    """The column's value renamed: CASE column WHEN old THEN new … ELSE column END."""
+    return case(renames, value=column, else_=column)

@@ -6,6 +6,7 @@ from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .db import engine, is_key, now, writing
+from .locks import lock_circle, lock_table
 from .schema import AlreadyPaid, Payment, PotEntry, PotShort, payments, pot_entries, tables
 
 
@@ -27,10 +28,9 @@ def mark_paid(payer: str, payee: str, amount: int, currency: str, *, table_id: s
             payments.c.circle_id == circle_id if circle_id else payments.c.circle_id.is_(None)]
     try:
         with writing() as conn:
+            _lock_owner(conn, table_id, circle_id)  # two phones at once mark it once
             if token and conn.execute(select(payments.c.id).where(payments.c.token == token)).first():
                 return  # this form was posted before: marked the first time
-            if table_id:  # the table's row locked (PostgreSQL; SQLite writes one at a time): one mark at a time
-                conn.execute(select(tables.c.id).where(tables.c.id == table_id).with_for_update()).first()
             if conn.execute(select(func.count()).select_from(payments).where(*same)).scalar() != seen:
                 raise AlreadyPaid()
             conn.execute(insert(payments).values(table_id=table_id, circle_id=circle_id, payer=payer, payee=payee,
@@ -46,7 +46,16 @@ def unmark_paid(payment_id: int, *, table_id: str | None = None, circle_id: str 
     where = [payments.c.id == payment_id, payments.c.undone.is_(False)]
     where.append(payments.c.table_id == table_id if table_id else payments.c.circle_id == circle_id)
     with writing() as conn:
+        _lock_owner(conn, table_id, circle_id)
         return conn.execute(update(payments).where(*where).values(undone=True)).rowcount == 1
+
+
+def _lock_owner(conn, table_id: str | None, circle_id: str | None) -> None:
+    """Lock the row of whose line it is (store/locks.py): the table's for an evening's, the circle's for a season's."""
+    if table_id:
+        lock_table(conn, table_id)
+    else:
+        lock_circle(conn, circle_id)
 
 
 def paid_for_table(table_id: str) -> list[Payment]:
@@ -78,6 +87,7 @@ def pot_add(circle_id: str, amount: int, currency: str, note: str, who: str | No
     token = token if is_key(token) else None
     try:
         with writing() as conn:
+            lock_circle(conn, circle_id)  # what the pot holds is read under the circle's lock: one phone at a time
             if token and conn.execute(select(pot_entries.c.id).where(pot_entries.c.token == token)).first():
                 return
             if amount < 0:
@@ -101,6 +111,7 @@ def pot_undo(circle_id: str, entry_id: int, by_rule: dict | None = None) -> bool
     """Take an entry back (kept, marked undone); refused (PotShort) if the pot would go below empty without it
     (`by_rule`: what the pot's rule brought, per currency)."""
     with writing() as conn:
+        lock_circle(conn, circle_id)  # as pot_add: what the pot holds is read under the circle's lock
         row = conn.execute(select(pot_entries).where(pot_entries.c.id == entry_id, pot_entries.c.circle_id == circle_id,
                                                      pot_entries.c.undone.is_(False))).first()
         if row is None:

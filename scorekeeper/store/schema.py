@@ -388,6 +388,10 @@ class PotEntry:
     created_at: datetime
 
 
+class InAnotherCircle(Exception):
+    """The table is already an evening of another circle: a table belongs to one circle."""
+
+
 class AlreadyPaid(Exception):
     """The line was marked paid meanwhile (on another phone): marked once, never twice."""
 

@@ -3,7 +3,7 @@ tables of the app (hands.new_table, with their share links), joined here with th
 links.py's (Owner TOURNAMENT: the director's is the scorer's, the watch link the viewer's).
 
 Every write two phones can do at once (a walk-in, a drop, closing a round, drawing the next) takes the
-tournament's row lock (links.lock) first and checks again under it: a round is closed once, drawn once, and a start
+tournament's row lock (locks.lock_tournament) first and checks again under it: a round is closed once, drawn once, and a start
 number is never given twice.
 """
 from __future__ import annotations
@@ -17,7 +17,8 @@ from ..engine.draw import draw_round
 from ..engine.games import get_game, resolve_rules
 from .db import engine, now, writing
 from .hands import new_table
-from .links import TOURNAMENT, add_links, lock, tournament_of
+from .links import TOURNAMENT, add_links, tournament_of
+from .locks import lock_tournament
 from .schema import (SCORER, VIEWER, CupTable, Entrant, NameTaken, NotFound, RoundOpen, Tournament, hands, tables,
                      tournament_players, tournament_tables, tournaments)
 
@@ -58,7 +59,7 @@ def add_entrant(tournament_id: str, name: str) -> int:
     """A walk-in: the next start number (one more than any given, never one reused); NameTaken if a player of the
     cup has that name. Plays from the next round drawn."""
     with writing() as conn:
-        lock(conn, tournament_id, TOURNAMENT)
+        lock_tournament(conn, tournament_id)
         rows = conn.execute(select(tournament_players.c.number, tournament_players.c.name)
                             .where(tournament_players.c.tournament_id == tournament_id)).all()
         if any(r.name.casefold() == name.casefold() for r in rows):
@@ -73,7 +74,7 @@ def add_entrant(tournament_id: str, name: str) -> int:
 def set_playing(tournament_id: str, number: int, active: bool) -> None:
     """A player drops out (or comes back): from the next round drawn; the number stays theirs."""
     with writing() as conn:
-        lock(conn, tournament_id, TOURNAMENT)
+        lock_tournament(conn, tournament_id)
         done = conn.execute(update(tournament_players).where(tournament_players.c.tournament_id == tournament_id,
                                                              tournament_players.c.number == number)
                             .values(active=active))
@@ -124,7 +125,7 @@ def close_round(tournament_id: str, round_no: int, end_unfinished: bool = False)
     Return False when it was closed already (two phones at once: closed once); RoundOpen when a table isn't in and
     `end_unfinished` wasn't given, or the round isn't the one being played."""
     with writing() as conn:
-        lock(conn, tournament_id, TOURNAMENT)
+        lock_tournament(conn, tournament_id)
         row = conn.execute(select(tournaments).where(tournaments.c.id == tournament_id)).first()
         if row.closed_rounds >= round_no:
             return False
@@ -132,7 +133,8 @@ def close_round(tournament_id: str, round_no: int, end_unfinished: bool = False)
         if not mine or row.closed_rounds != round_no - 1:
             raise RoundOpen(round_no)
         # the round's tables' row locks, as a save takes its table's: a hand saved before counts, none comes after
-        conn.execute(select(tables.c.id).where(tables.c.id.in_([t.table_id for t in mine])).with_for_update()).all()
+        conn.execute(select(tables.c.id).where(tables.c.id.in_([t.table_id for t in mine])).order_by(tables.c.id)
+                     .with_for_update()).all()  # the cup, then its tables by id: store/locks.py's order
         counts = hands_in([t.table_id for t in mine], conn)
         if not end_unfinished and any(n < row.games_per_round for n in counts.values()):
             raise RoundOpen(round_no)
@@ -146,7 +148,7 @@ def draw_next_round(tournament_id: str) -> int:
     the round being played isn't closed or all rounds are drawn; the engine's CantSeat when the players playing
     now can't be seated at the game's tables."""
     with writing() as conn:
-        lock(conn, tournament_id, TOURNAMENT)
+        lock_tournament(conn, tournament_id)
         row = conn.execute(select(tournaments).where(tournaments.c.id == tournament_id)).first()
         past = cup_tables(tournament_id, conn)
         drawn = max((t.round for t in past), default=0)

@@ -3,7 +3,8 @@
 Python's json module builds any number it is sent: an int of thousands of digits, a float such as
 1e308 or 1e-999999999 (which the engine's Fraction would turn into a gigantic denominator), and even
 NaN and Infinity, which JSON doesn't allow. `loads` reads a request body (the API, an import) with
-every number checked from its text first; `invisible` finds the characters a player's name can't hold.
+every number checked from its text first, and every string composed (`nfc`); `invisible` finds the characters a
+player's name can't hold.
 """
 from __future__ import annotations
 
@@ -79,12 +80,26 @@ def _find(data):
     return None
 
 
+def nfc(value):
+    """Return `value` (a string, or JSON's lists and objects of them) with every string in Unicode's composed form
+    (NFC): "Zoé" typed as one character or as e and a combining accent (NFD: some keyboards, macOS file names) is
+    one name. Everything a request brings in passes here (web/site.py Request: forms, addresses; loads: the API
+    and imports)."""
+    if isinstance(value, str):
+        return value if value.isascii() else unicodedata.normalize("NFC", value)
+    if isinstance(value, list):
+        return [nfc(v) for v in value]
+    if isinstance(value, dict):
+        return {nfc(k): nfc(v) for k, v in value.items()}
+    return value
+
+
 def loads(raw: bytes | str):
     """Parse JSON with every number bounded; raise BadNumber naming the field, or ValueError/RecursionError."""
     data = json.loads(raw, parse_int=_int, parse_float=_float, parse_constant=lambda name: _Refused(name, True))
     found = _find(data)
     if found is None:
-        return data
+        return nfc(data)
     field, refused = found
     if refused.constant:
         if field:

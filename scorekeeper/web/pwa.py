@@ -74,12 +74,15 @@ def manifest():
         "scope": "/",
         "id": "/",
         "display": "standalone",
-        "orientation": "portrait",
+        # no "orientation": the installed app turns with the phone, as a tab does (the board is wider on its side)
         "background_color": "#ffffff",
         "theme_color": THEME,
         "lang": str(get_locale() or "en"),
         "icons": [{"src": static_url(src), "sizes": sizes, "type": "image/png", "purpose": purpose}
                   for src, sizes, purpose in ICONS],
+        # a long press on the installed app's icon: straight to a new table, or to counting the cards
+        "shortcuts": [{"name": _("Open a table"), "url": url_for("setup.choose_game")},
+                      {"name": _("Count"), "url": url_for("counting.count_start")}],
     }
     response = Response(json.dumps(data, ensure_ascii=False), mimetype="application/manifest+json")
     response.headers["Cache-Control"] = "no-cache"

@@ -106,9 +106,9 @@ def settle_text(game_name: str, when, transfers, currency: str, totals: dict, wa
     watch link. Plain text, one line each."""
     from flask_babel import format_date
     lines = [_("%(game)s, %(date)s", game=game_name, date=format_date(when, "medium"))]
-    lines += [_("%(payer)s pays %(payee)s %(amount)s", payer=t.payer, payee=t.payee, amount=money(t.amount, currency))
-              for t in transfers] or [_("Nobody owes anything.")]
-    lines.append(_("Totals: %(totals)s", totals=", ".join(f"{p} {money(v, currency, signed=True)}"
+    lines += [_("%(payer)s pays %(payee)s %(amount)s", payer=isolated(t.payer), payee=isolated(t.payee),
+                amount=money(t.amount, currency)) for t in transfers] or [_("Nobody owes anything.")]
+    lines.append(_("Totals: %(totals)s", totals=", ".join(f"{isolated(p)} {money(v, currency, signed=True)}"
                                                               for p, v in totals.items())))
     lines.append(_("Scoreboard: %(url)s", url=watch))
     return "\n".join(lines)
@@ -137,7 +137,7 @@ def hand_text(table, b, row) -> str:
     lines.append(_("Hand %(n)s: %(message)s", n=row.index, message=f"{what} – {_won(row)}" if what else _won(row)))
     staked = any(b.money.values())
     lines.append(_("Totals: %(totals)s", totals=", ".join(
-        f"{p} {signed(b.units[p])}" + (f" ({money(b.money[p], table.currency, signed=True)})" if staked else "")
+        f"{isolated(p)} {signed(b.units[p])}" + (f" ({money(b.money[p], table.currency, signed=True)})" if staked else "")
         for p in b.players)))
     return "\n".join(lines)
 
@@ -145,9 +145,9 @@ def hand_text(table, b, row) -> str:
 def season_text(name: str, transfers, currency: str, standings, watch: str) -> str:
     """The season's settling up for the group chat: the circle, who pays whom, each person's money, its link."""
     lines = [name]
-    lines += [_("%(payer)s pays %(payee)s %(amount)s", payer=t.payer, payee=t.payee, amount=money(t.amount, currency))
-              for t in transfers] or [_("Nobody owes anything.")]
-    lines.append(_("Totals: %(totals)s", totals=", ".join(f"{s.name} {money(s.money.get(currency, 0), currency, signed=True)}"
-                                                              for s in standings)))
+    lines += [_("%(payer)s pays %(payee)s %(amount)s", payer=isolated(t.payer), payee=isolated(t.payee),
+                amount=money(t.amount, currency)) for t in transfers] or [_("Nobody owes anything.")]
+    lines.append(_("Totals: %(totals)s", totals=", ".join(
+        f"{isolated(s.name)} {money(s.money.get(currency, 0), currency, signed=True)}" for s in standings)))
     lines.append(_("Scoreboard: %(url)s", url=watch))
     return "\n".join(lines)

@@ -14,8 +14,10 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.utils import cached_property
 
 from .. import LANGUAGES
+from .bounds import nfc
 from .limits import in_words, retry_after
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -30,10 +32,14 @@ REFERRER_POLICY = "same-origin"
 # Pages whose address is a table's or a circle's key: never stored by the browser or a shared cache (nor any
 # error page answering a guessed key).
 CAPABILITY_PATHS = ("/t/", "/v/", "/c/")
+# set by the server (scorekeeper/serve.py) on a request whose body it refused as too large before the app saw it:
+# the app answers it with its own 413, in the request's format and the phone's language
+TOO_LARGE = "scorekeeper.too_large"
 
 
 class Request(flask.Request):
-    """A request whose body may be 2 MB only when it is a file upload (a table's import).
+    """A request whose body may be 2 MB only when it is a file upload (a table's import), and whose form fields and
+    query come in Unicode's composed form (NFC: one spelling of "Zoé", however the phone's keyboard typed it).
 
     Every other form and every API request is a few hundred bytes; Werkzeug reads a URL-encoded body in
     one go (MAX_FORM_MEMORY_SIZE and MAX_FORM_PARTS apply to uploads only), and a 2 MB one of 200,000
@@ -51,6 +57,24 @@ class Request(flask.Request):
     @max_content_length.setter
     def max_content_length(self, value: int | None) -> None:
         flask.Request.max_content_length.fset(self, value)
+
+    # Every name comes in composed (bounds.nfc): a form's fields and the address's query, as Werkzeug parses them
+    def _load_form_data(self) -> None:
+        if "form" in self.__dict__:
+            return
+        super()._load_form_data()
+        self.__dict__["form"] = _composed(self.__dict__["form"])
+
+    @cached_property
+    def args(self):
+        return _composed(super().args)
+
+
+def _composed(values):
+    """A request's MultiDict with every value and key in Unicode's composed form (NFC), the same class."""
+    if all(k.isascii() and all(v.isascii() for v in vs) for k, vs in values.lists()):
+        return values  # the usual case: nothing to compose
+    return type(values)([(nfc(k), nfc(v)) for k, vs in values.lists() for v in vs])
 
 
 class SessionCookie(SecureCookieSessionInterface):
@@ -154,6 +178,12 @@ def install(app: Flask) -> None:
         if response.mimetype == "text/html":
             response.headers.setdefault("X-Frame-Options", "DENY")  # frame-ancestors, for older browsers
         return response
+
+    def refused_by_the_server():
+        if request.environ.get(TOO_LARGE):
+            abort(413)
+    # first of all: before the CSRF check, which would read the (empty) form and call it an expired one
+    app.before_request_funcs.setdefault(None, []).insert(0, refused_by_the_server)
 
     @app.before_request
     def address_length():

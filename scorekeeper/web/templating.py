@@ -48,7 +48,8 @@ COMPILED = Compiled()
 def install(app) -> None:
     app.jinja_env.bytecode_cache = COMPILED
     l10n.install(app)  # _(), gettext() and ngettext() in this request's language
-    app.jinja_env.filters.update(say=say, pts=points, colon=colon, semicolon=semicolon)  # an engine sentence, and points (53, 40.5), for people
+    app.jinja_env.filters.update(say=say, pts=points, colon=colon, semicolon=semicolon,
+                                  isolated=isolated)  # an engine sentence, and points (53, 40.5), for people
     app.jinja_env.globals.update({
         # words, numbers and money in the reader's language
         "money": money, "isolated": isolated, "signed": signed, "house_rule_title": option_title,

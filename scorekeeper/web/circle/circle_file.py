@@ -5,9 +5,11 @@ from __future__ import annotations
 from flask_babel import gettext as _
 
 from ... import store
+from ...engine import season
 from ...engine.settle import COINS
 from .. import bounds
 from ..seating_check import name_problem, tidy
+from ..l10n import isolated
 from ..table_file import BadImport, parse, read_when, small_number, table_json
 
 FORMAT = "scorekeeper.circle"
@@ -48,22 +50,46 @@ def parse_circle(data) -> tuple:
     found = data.get("evenings")
     if not isinstance(found, list) or len(found) > MAX_EVENINGS:
         raise BadImport(_("The file's evenings are not valid (at most %(n)s).", n=MAX_EVENINGS))
-    evenings = []
+    evenings, everyone = [], set()
     for n, item in enumerate(found, 1):
         try:
             table, hands = parse(item)
             lines = paid_lines(item.get("paid", []))
+            people = _people(table, hands)
+            _played(people, [name for payer, payee, *_rest in lines for name in (payer, payee)],
+                    _("A line marked paid names %(name)s, who didn't play that evening."))
         except BadImport as e:
             raise BadImport(_("Evening %(n)s: %(message)s", n=n, message=str(e))) from None
         evenings.append((table, hands, lines))
+        everyone |= people
     watch = data.get("watch", {})
     if not isinstance(watch, dict) or not all(isinstance(watch.get(k, True), bool) for k in ("money", "ranking")):
         raise BadImport(_("This is not a circle exported from Scorekeeper."))
     rule = data.get("pot_per_lost_hand", 0)
     if not small_number(rule):
         raise BadImport(_("An amount in the file's paid lines or pot is not valid."))
-    return (name, created_at, evenings, paid_lines(data.get("paid", [])), pot_lines(data.get("pot", [])),
-            watch.get("money", True), watch.get("ranking", True), rule)
+    paid, pot = paid_lines(data.get("paid", [])), pot_lines(data.get("pot", []))
+    # money is owed by and to the circle's people: a line or an entry naming someone else would be owed for ever
+    _played(everyone, [name for payer, payee, *_rest in paid for name in (payer, payee)],
+            _("The season's lines marked paid name %(name)s, who played none of the file's evenings."))
+    _played(everyone, [who for _a, _c, who, _n, _w in pot if who is not None],
+            _("The pot names %(name)s, who played none of the file's evenings."))
+    return name, created_at, evenings, paid, pot, watch.get("money", True), watch.get("ranking", True), rule
+
+
+def _people(table, hands) -> set[str]:
+    """Everyone who played an evening (season.person: one person however spelled): its players now and each
+    hand's."""
+    seated = {p for h in hands if isinstance(h.setup, dict) for p in h.setup.get("players") or ()
+              if isinstance(p, str)}
+    return {season.person(p) for p in (*table.players, *seated)}
+
+
+def _played(people: set[str], names: list[str], message: str) -> None:
+    """Refuse the file (BadImport, `message` naming the first stranger) if a name is none of `people`."""
+    for name in names:
+        if season.person(name) not in people:
+            raise BadImport(message % {"name": isolated(name)})
 
 
 def _name(value) -> str:

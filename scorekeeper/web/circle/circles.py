@@ -26,7 +26,7 @@ from .. import ledger, said, scoreboard
 from ..access import load_circle, polled, refuse, table_may_change, viewer_ok
 from ..bounds import invisible
 from ..chart import season_chart
-from ..l10n import locale_id, money, say
+from ..l10n import isolated, locale_id, money, say
 from ..links import external
 from ..parse import amount_minor, digits
 from ..seating_check import name_problem, tidy
@@ -133,7 +133,10 @@ def new_circle():
     if request.method == "POST" and error is None:
         key = store.create_circle(name)
         if access is not None:
-            store.join_circle(access.table_id, store.find_circle(key).id)
+            try:
+                store.join_circle(access.table_id, store.find_circle(key).id)
+            except store.InAnotherCircle:
+                pass  # another circle took the table meanwhile (it was free on this form): this one starts empty
         return redirect(url_for("circles.show", circle_id=key), 303)
     return render_template("circle/new.html", name=name or "", error=error, table_key=table_key if access else "",
                            max_name=MAX_CIRCLE_NAME)
@@ -176,10 +179,11 @@ def add_table(circle_id):
     if access is None:
         message = _("That isn't a table's scorer link: paste the link you score a table with (Share → To score).")
         return render_page(circle, errors={"table": message}, status=400)
-    if store.circle_of(access.table_id) not in (None, circle.id):
+    try:
+        store.join_circle(access.table_id, circle.id)  # refused under the circle's lock if another circle has it
+    except store.InAnotherCircle:
         return render_page(circle, errors={"table": _(
             "That table is already an evening of another circle: a table belongs to one circle.")}, status=400)
-    store.join_circle(access.table_id, circle.id)
     return redirect(url_for("circles.show", circle_id=circle.id, added=1), 303)
 
 
@@ -216,25 +220,58 @@ def watch_settings(circle_id):
 
 # ---- people ----
 
-def seatings(circle_id: str) -> list[season.Seating]:
-    """Who sat where in each of the circle's evenings: the table's players now, and each hand's."""
+def seatings(tables: list) -> list[season.Seating]:
+    """Who sat where in each of the circle's evenings (`tables`): the table's players now, and each hand's."""
     out = []
-    for table in store.circle_tables(circle_id):
+    for table in tables:
         hands = tuple((h.number, tuple(evening.seated(h) or table.players)) for h in store.list_hands(table.id))
         out.append(season.Seating(table.id, tuple(table.players), hands))
     return out
 
 
+RENAME_TRIES = 3  # plans made again when another phone changed the circle's evenings meanwhile
+
+
 @bp.post("/c/<circle_id>/people")
 def rename_person(circle_id):
-    """Rename a person in every evening of the circle; onto another person's name, the two become one (a merge)."""
+    """Rename a person in every evening of the circle; onto another person's name, the two become one (a merge).
+
+    The plan is made from the evenings as they are, and the store writes it only if they are still so (under the
+    circle's lock: store/locks.py); if another phone changed them meanwhile (a rename, a hand), it is made again."""
     circle = load_circle(circle_id)
     old, new = (request.form.get("person") or "").strip(), tidy(request.form.get("name") or "")
     if store.renamed_by(request.form.get("token")):  # the same form again (a double tap): done the first time
         return redirect(url_for("circles.show", circle_id=circle.id, renamed=new, _anchor="people"), 303)
+    for _try in range(RENAME_TRIES):
+        tables = store.circle_tables(circle.id)
+        played = seatings(tables)
+        names = {p for e in played for p in e.players} | {p for e in played for _n, s in e.hands for p in s}
+        errors, plan = _rename_plan(circle, played, names, old, new)
+        if errors:
+            break
+        merged = season.person(new) in {season.person(n) for n in names} and season.person(new) != season.person(old)
+        if merged and request.form.get("confirm") != "yes":  # two people become one: asked first, never by one tap
+            touched = {r.table_id for r in plan}
+            return render_template("circle/merge.html", circle=circle, old=old, new=new,
+                                   evenings=[(format_date(t.day, "medium"), get_game(t.game), t.players)
+                                             for t in tables if t.id in touched], token=request.form.get("token"))
+        try:
+            store.rename_everywhere([(r.table_id, r.players, r.renames) for r in plan],
+                                    {t.id: get_game(t.game).rename for t in tables}.get, request.form.get("token"),
+                                    circle.id, seen={t.id: t.version for t in tables})
+        except store.Moved:
+            continue  # another phone changed the circle's evenings since they were read: plan again
+        return redirect(url_for("circles.show", circle_id=circle.id, renamed=new, merged=int(merged),
+                                _anchor="people"), 303)
+    else:
+        errors = {"name": _("The circle's evenings were changed on another phone meanwhile: look at them and rename "
+                            "again.")}
+    return render_page(circle, errors=errors, person=old, name=new, status=400)
+
+
+def _rename_plan(circle, played: list, names: set, old: str, new: str) -> tuple[dict, list]:
+    """Check a rename of `old` to `new` against the circle's evenings: ({field: message}, the plan)."""
     errors = {}
-    played = seatings(circle.id)
-    names = {p for e in played for p in e.players} | {p for e in played for _n, s in e.hands for p in s}
     if old not in names:
         errors["person"] = _("Choose one of the circle's people.")
     problem = name_problem(new) if new else _("Write the name this person goes by.")
@@ -242,19 +279,12 @@ def rename_person(circle_id):
         errors["name"] = problem
     elif not errors and old == new:
         errors["name"] = _("That is already this person's name: write another, or another person's to make them one.")
-    if not errors:
-        try:
-            plan = season.renaming(played, old, new)
-        except season.BothPlayed as e:
-            errors["name"] = _both_played(circle, e)
-        else:
-            games = {t.id: get_game(t.game).rename for t in store.circle_tables(circle.id)}
-            store.rename_everywhere([(r.table_id, r.players, r.renames) for r in plan], games.get,
-                                    request.form.get("token"), circle.id)
-            merged = season.person(new) in {season.person(n) for n in names} and season.person(new) != season.person(old)
-            return redirect(url_for("circles.show", circle_id=circle.id, renamed=new, merged=int(merged),
-                                    _anchor="people"), 303)
-    return render_page(circle, errors=errors, person=old, name=new, status=400)
+    if errors:
+        return errors, []
+    try:
+        return {}, season.renaming(played, old, new)
+    except season.BothPlayed as e:
+        return {"name": _both_played(circle, e)}, []
 
 
 def _both_played(circle, e: season.BothPlayed) -> str:
@@ -262,9 +292,9 @@ def _both_played(circle, e: season.BothPlayed) -> str:
     on = format_date(where.day, "medium")
     if e.hand is not None:
         return _("%(a)s and %(b)s both played hand %(n)s on %(date)s: they are two people, so they can't be made "
-                 "one.", a=e.names[0], b=e.names[1], n=e.hand, date=on)
+                 "one.", a=isolated(e.names[0]), b=isolated(e.names[1]), n=e.hand, date=on)
     return _("%(a)s and %(b)s both sit at the table of %(date)s: they are two people, so they can't be made one.",
-             a=e.names[0], b=e.names[1], date=on)
+             a=isolated(e.names[0]), b=isolated(e.names[1]), date=on)
 
 
 # ---- money: paid lines and the pot ----

