@@ -43,8 +43,8 @@ def troccas_hand(app, table, side_points):
 def ranks(client, url) -> dict[int, tuple[int, str]]:
     """{start number: (rank, total)} from the standings' rows."""
     page = client.get(url).get_data(as_text=True)
-    rows = re.findall(r'<tr data-number="(\d+)">\s*<td class="n"[^>]*>(\d+)</td>.*?<td class="n total"[^>]*>([^<]+)</td>',
-                      page, re.S)
+    rows = re.findall(r'<tr data-number="(\d+)">\s*<td class="n"[^>]*>(\d+)</td>'
+                      r'.*?<td class="n total"[^>]*>([^<]+)</td>', page, re.S)
     return {int(n): (int(rank), total) for n, rank, total in rows}
 
 

@@ -3,8 +3,8 @@ tables of the app (hands.new_table, with their share links), joined here with th
 links.py's (Owner TOURNAMENT: the director's is the scorer's, the watch link the viewer's).
 
 Every write two phones can do at once (a walk-in, a drop, closing a round, drawing the next) takes the
-tournament's row lock (locks.lock_tournament) first and checks again under it: a round is closed once, drawn once, and a start
-number is never given twice.
+tournament's row lock (locks.lock_tournament) first and checks again under it: a round is closed once, drawn
+once, and a start number is never given twice.
 """
 from __future__ import annotations
 

@@ -247,6 +247,7 @@ def player(tournament_id, number):
     names = {p.number: p.name for p in shown["players"]}
     points = {(s.round, s.table): s.points for s in line.rounds}
     rounds = [dict(round=t.round, table=t.number, seat=t.seats.index(number) + 1,
-                   others=[(n, names.get(n, "?")) for n in t.seats if n != number], points=points.get((t.round, t.number)))
+                   others=[(n, names.get(n, "?")) for n in t.seats if n != number],
+                   points=points.get((t.round, t.number)))
               for t in store.cup_tables(cup.id) if number in t.seats]
     return render_template("cup/player.html", cup=cup, line=line, rounds=rounds, day=shown["day"], game=shown["game"])
