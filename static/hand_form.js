@@ -136,9 +136,19 @@
       return blanks[name] < 2;
     });
   }
+  // A tap on Save takes the focus from the field just typed in, and its change would ask for a preview at the very
+  // moment the Save goes: the hand form drops a request while another of its own is on the way (hx-sync
+  // "this:drop"), and the Save was lost now and then (the server saw the preview and never the Save). A press on a
+  // button that posts the form asks for no preview; the next thing typed does again.
+  var pressing = false;
+  document.addEventListener("pointerdown", function (e) {
+    var b = e.target.closest && e.target.closest("#hand-form button");
+    pressing = !!(b && (b.type === "submit" || !b.getAttribute("type")));
+    if (pressing) { clearTimeout(timer); }
+  }, true);
   function ask(form, pile) {
     var box = document.getElementById("preview-box");
-    if (!box || !window.htmx || !(pile || complete(form))) { return; }
+    if (pressing || !box || !window.htmx || !(pile || complete(form))) { return; }
     var now = new URLSearchParams(new FormData(form)).toString();
     if (now === asked) { return; }  // (a typed number's change after its input: asked already)
     asked = now;
@@ -151,8 +161,11 @@
     clearTimeout(timer);
     if (delay) { timer = setTimeout(function () { ask(form, pile); }, delay); } else { ask(form, pile); }
   }
-  document.addEventListener("change", function (e) { on(e, 0); });
-  document.addEventListener("input", function (e) { if (e.target.type !== "radio" && e.target.type !== "checkbox") { on(e, 500); } });
+  document.addEventListener("change", function (e) { if (e.target.type === "radio" || e.target.type === "checkbox") { pressing = false; } on(e, 0); });
+  document.addEventListener("input", function (e) {
+    pressing = false;
+    if (e.target.type !== "radio" && e.target.type !== "checkbox") { on(e, 500); }
+  });
   // a new hand (the form reset after a Save, or a new form swapped in): nothing asked for it yet
   document.body.addEventListener("htmx:afterRequest", function (e) {
     if (e.detail.elt && e.detail.elt.id === "hand-form") { asked = null; }
