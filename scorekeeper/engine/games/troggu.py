@@ -337,6 +337,12 @@ def _misere(players, hand, rules) -> Result:
         # at most 10 + the richest size − 2 of the others, which is `most` again (they are 5-point cards too)
         fewest = 2 * FOOL_ALONE + size - 2
     if not TOTAL - most <= total <= TOTAL - fewest:
+        if "misere_points" in hand:
+            # points are trusted but checked (API.md): typed points no deal gives are refused, as every pile game's
+            # are; counted cards only warn, since the count may have missed a card the players can still find
+            raise BadHand(line("The points add up to {total}; with the {size} Tapp cards left out they must make "
+                               "between {low} and {high}: one of them is miscounted.",
+                               total=total, size=size, low=TOTAL - most, high=TOTAL - fewest))
         warnings.append(line("The piles add up to {total}; with the {size} Tapp cards left out they should make "
                              "between {low} and {high}.", total=total, size=size, low=TOTAL - most, high=TOTAL - fewest))
     explanation.append(line("Misère: {listing}; the Tapp holds the other {tapp} of 114.",
