@@ -99,6 +99,7 @@ class Game:
     oudlers: frozenset = frozenset()
     total: int | None = None  # the deck's points, summed over the piles of a real hand (docs/rules.md §0.3)
     default_stake: int = 1  # money per unit, in the currency's minor unit
+    currency: str = "EUR"  # where the game is played: a new table's currency when the reader's region doesn't say
     unit: str = "point"
     unit_label: str = N_("Points")  # the scoreboard's column of units
     stake_label: str = N_("Stake per point")

@@ -52,7 +52,7 @@ def install(app) -> None:
                                   isolated=isolated)  # an engine sentence, and points (53, 40.5), for people
     app.jinja_env.globals.update({
         # words, numbers and money in the reader's language
-        "money": money, "isolated": isolated, "signed": signed, "house_rule_title": option_title,
+        "money": money, "amount_field": l10n.amount_field, "isolated": isolated, "signed": signed, "house_rule_title": option_title,
         "card_title": card_title, "format_datetime": format_datetime, "when": when,
         # the scoreboard (web/scoreboard.py's regions and versions; the evening's chart and numbers, once each)
         "select_oob": select_oob, "regions": REGIONS, "live_etag": live_etag, "poll_etag": etag, "page_size": evening.PAGE, "changes_said": table_changes,

@@ -552,4 +552,5 @@ GAME = Game(
     declarer=lambda f: f.get("declarer") if f.get("contract") != "misere" else None,
     contract=lambda f: CONTRACT_WORDS.get(f.get("contract")),
     taken_on=line("a Tapp or a solo"),
+    currency="CHF",
 )
