@@ -48,7 +48,7 @@ def through_form(client, url, posts: list[dict]):
         page = client.post(url + "/hands", data={**carried, **step, "action": "count"}).get_data(as_text=True)
         assert not said(page, "field-error"), said(page, "field-error")
         carried = {"pile": hidden(page, "pile"), "counted": (hidden(page, "counted") or [""])[0]}
-        for name in ("points",) + tuple(f"{x}{i}" for x in ("pp", "mp") for i in range(8)):
+        for name in ("points",) + tuple(f"{x}{i}" for x in ("pp", "mp", "tp") for i in range(8)):  # typed numbers
             m = re.search(rf'<input[^>]*name="{name}"[^>]*value="([^"]*)"', page)
             if m and m.group(1):
                 carried[name] = m.group(1)
@@ -277,3 +277,61 @@ def test_counted_french_tarot_and_troggu_hands_keep_their_cards_when_edited(clie
     assert hidden(page, "pile") == ["declarer " + " ".join(troggu)]
     points = re.search(r'<input[^>]*name="points"[^>]*value="([^"]*)"', page).group(1)
     assert f"Anna: Normal, {points} points" in html.unescape(client.get(url).get_data(as_text=True))
+
+
+TAROCK = ["Anna", "Beat", "Carla", "Dieter"]
+TAROCK_FORM = table_form(TAROCK, stake="0.10")  # 10 cents a point, the cups' rate (docs/rules.md §11.4)
+
+
+def test_koenigrufen_a_kontra_on_an_announced_premium_is_the_apis(client):
+    # issue 39: a Dreier won (4) with the Trull announced and made (2) and kontra'd (money × 2) (docs/rules.md §11.1-3):
+    # the sheet 4 + 2 = 6 per opponent, Anna 3 × 6 = +18; the money (4 + 2 × 2) × 10 = 80 cents from each, Anna +2.40
+    posts = [{"contract": "dreier", "declarer": "Anna", "outcome": "won", "pr_trull": "da", "pk_trull": "2"}]
+    hand = {"contract": "dreier", "declarer": "Anna", "game_won": True,
+            "premiums": [{"premium": "trull", "side": "declarer", "announced": True, "made": True, "kontra": 2}]}
+    result = compare(client, "koenigrufen", TAROCK, TAROCK_FORM, posts, hand, stake=10)
+    assert result["scores"] == {"Anna": 18, "Beat": -6, "Carla": -6, "Dieter": -6}
+    assert result["payouts"] == {"Anna": 240, "Beat": -80, "Carla": -80, "Dieter": -80}
+
+
+def test_koenigrufen_a_kontra_on_a_silent_premium_is_refused_at_its_field(client):
+    # §11.3: the game and each *announced* premium are kontra'd; a silent one can't be
+    url = open_table(client, "koenigrufen", TAROCK_FORM)
+    r = client.post(url + "/hands", data={"contract": "dreier", "declarer": "Anna", "outcome": "won", "pr_trull": "d",
+                                          "pk_trull": "2", "token": "k1", "action": "save"})
+    page = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 200 and "Only an announced premium can be given a kontra." in said(page, "field-error")
+    r = client.post(url + "/hands", data={"contract": "dreier", "declarer": "Anna", "outcome": "won",
+                                          "pk_uhu": "4", "token": "k2", "action": "save"})
+    assert "Choose who made or announced the Uhu first." in said(html.unescape(r.get_data(as_text=True)), "field-error")
+
+
+def test_koenigrufen_trischaken_counted_from_the_cards_is_the_apis(client):
+    # issue 39: each player's pile tapped. The 54 cards in pack order (engine DECK): Anna XXI–IIII (18 cards: XXI 5
+    # and 17 ones: 3 × 22 − 2 × 18 = 30 thirds = 10/0), Beat III II I Sküs and Pik (3 × 30 − 24 = 66 = 22/0), Carla
+    # Treff and Herz's courts (3 × 32 − 24 = 72 = 24/0), Dieter the rest (3 × 22 − 24 = 42 = 14/0): 210 in all
+    # (docs/rules.md §11 "Counting"). Anna's 18 = 4 × 3 + 6 holds the talon, the others 4k (§11 pile sizes).
+    # §11.5: Carla has the most, 24/0 < 35/2 and she is not the Vorhand: she pays 1 to each of the three
+    deck = list(get_game("koenigrufen").deck)
+    piles = {"Anna": deck[:18], "Beat": deck[18:30], "Carla": deck[30:42], "Dieter": deck[42:]}
+    posts = [{"contract": "trischaken", "declarer": "Anna", "count_of": f"tp{i}", "card": piles[p]}
+             for i, p in enumerate(TAROCK)] + [{"contract": "trischaken", "declarer": "Anna"}]
+    hand = {"contract": "trischaken", "declarer": "Anna", "cards_each": piles}
+    result = compare(client, "koenigrufen", TAROCK, TAROCK_FORM, posts, hand, stake=10)
+    assert result["scores"] == {"Anna": 1, "Beat": 1, "Carla": -3, "Dieter": 1}
+
+
+def test_koenigrufen_a_count_fills_the_points_and_the_blatt(client):
+    # Sküs and Mond: 3 × 10 − 2 × 2 = 26 thirds = 8 and 2 Blatt (docs/rules.md §11 "Counting")
+    url = open_table(client, "koenigrufen", TAROCK_FORM)
+    page = client.post(url + "/hands", data={"contract": "dreier", "declarer": "Anna", "count_of": "declarer",
+                                             "card": ["FOOL", "T21"], "action": "count"}).get_data(as_text=True)
+    assert re.search(r'<input[^>]*name="points"[^>]*value="8"', page)
+    assert re.search(r'<input checked[^>]*name="blatt"[^>]*value="2"', page)
+
+
+def test_koenigrufen_says_how_three_play(client):
+    # docs/rules.md §11 "Players": three play with a dummy that keeps its own column
+    page = client.get("/tables/new/koenigrufen", query_string={"lang": "de"}).get_data(as_text=True)
+    assert "Zu dritt? Trag den Strohmann als Vierten ein" in html.unescape(page)
+    assert "Strohmann" not in client.get("/tables/new/french_tarot").get_data(as_text=True)

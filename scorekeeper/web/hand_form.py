@@ -338,6 +338,8 @@ def fill_count(form, target: str, count) -> tuple | None:
     form[found.points].data = points(total) if total >= 0 else str(total)
     if found.oudlers is not None and count.oudlers is not None:
         form[found.oudlers].data = str(count.oudlers)
+    if found.blatt is not None and count.blatt is not None:
+        form[found.blatt].data = str(count.blatt) if count.blatt else None  # 0 Blatt: the pick's blank, "0"
     return extra
 
 
