@@ -616,11 +616,11 @@ def entry(players: list[str], rules: dict, last: dict | None) -> Entry:
     if len(players) == 5:
         fields.append(Pick("dealer", line("Dealer: sits this hand out"), seats(players), style="people"))
     # each premium, and its own kontra where it was announced (§11.3: "every premium is its own posten with its own
-    # kontra")
-    premiums = tuple(field for p in PREMIUMS for field in (
+    # kontra"); the kontra's choices show once the premium is said announced (app.css .premium)
+    premiums = tuple(Group((
         Pick(f"pr_{p}", PREMIUM_WORDS[p], PREMIUM_CHOICES, blank=line("none")),
         Pick(f"pk_{p}", line("Kontra on the {premium}", premium=PREMIUM_WORDS[p]), KONTRA_CHOICES,
-             blank=line("none"), style="kontra")))
+             blank=line("none"), style="kontra")), style="premium") for p in PREMIUMS)
     fields.append(Group((
         Pick("partner", line("Partner: the called king's holder (Rufer, Solorufer, Besserrufer)"),
              seats(players) + ((ALONE, line("The king in the talon: alone")),), style="people"),
