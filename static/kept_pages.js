@@ -7,6 +7,18 @@
   // plain http on a LAN: no worker (the outbox works without); a failed registration: online only
   if ("serviceWorker" in navigator && window.isSecureContext) {
     navigator.serviceWorker.register("/sw.js", { updateViaCache: "none" }).catch(function () { /* online only */ });
+    // the worker keeps the app's files this page uses (its scripts, those it runs after loading, its styles), to
+    // open it offline: a phone keeps the scripts of the pages it opens, not every script of the app (static/sw.js)
+    navigator.serviceWorker.ready.then(function (registration) {
+      var later = document.getElementById("later"), files = [];
+      [document, later && later.content].forEach(function (root) {
+        if (!root) { return; }
+        root.querySelectorAll("script[src], link[rel=stylesheet][href]").forEach(function (el) {
+          files.push(el.getAttribute("src") || el.getAttribute("href"));
+        });
+      });
+      if (registration.active) { registration.active.postMessage({ files: files }); }
+    }).catch(function () { /* online only */ });
   }
   // This phone's list of tables and its copies of their pages live in the browser's storage, which a browser may
   // clear when it runs short (Safari after a week unused): once a hand is saved here, ask it to keep them (once a
