@@ -8,7 +8,9 @@ import pytest
 from scorekeeper import store
 
 CUP = {"name": "Dorfcup", "held_on": "2026-11-28", "game": "troccas", "rounds": "2", "games": "1", "seed": "5",
-       "players": "Anna\nBeat\nCla\nDuri\nElsa\nFadri\nGion\nHanna"}
+       "players": "Anna\nBeat\nCla\nDuri\nElsa\nFadri\nGion\nHanna",
+       # Troccas's house rules as the form shows them, at the game's defaults (engine/games/troccas.py)
+       "rules_for": "troccas", "rule_all_tricks_take_scart": "y", "rule_odd_pile": "reject"}
 
 
 def start(client, **changes) -> str:
@@ -226,3 +228,112 @@ def test_a_players_page_says_their_table_and_seat_each_round_and_their_rank(app,
     others = ", ".join(f"#{n} {names[n]}" for n in one.seats if n != second)
     assert f" 1 1 2 {others} −4 " in page  # round 1, table 1, seat 2, with the other three
     assert client.get(f"{watch}/p/99").status_code == 404
+
+
+def setup_post(app, client, table, **changes):
+    """Post the table's change form as its scorer's phone would: its names, stake and house rules as they are."""
+    with app.app_context():
+        info = store.get_table(table.table_id)
+        key = store.share_links_of([table.table_id])[table.table_id][store.SCORER]
+    data = {f"name{i}": p for i, p in enumerate(info.players)}
+    data.update(stake=f"{info.stake // 100}.{info.stake % 100:02d}", version=str(info.version), token="change-1",
+                rule_all_tricks_take_scart="y", rule_odd_pile="reject")
+    data.update(changes)
+    return client.post(f"/t/{key}/setup", data=data)
+
+
+def test_a_name_corrected_at_a_cup_table_keeps_the_players_points(app, client):
+    url = start(client)
+    cup = cup_of(app, url)
+    client.post(url + "/draw")
+    one = tables_of(app, cup, 1)[0]
+    troccas_hand(app, one, 40)  # seats 1 and 3: +4, seats 2 and 4: −4 (docs/rules.md §1: 40 − 36)
+    before = ranks(client, url)
+    with app.app_context():
+        first = store.get_table(one.table_id).players[0]
+    assert setup_post(app, client, one, name0=first + "x").status_code == 303
+    with app.app_context():
+        assert store.get_table(one.table_id).players[0] == first + "x"
+    assert ranks(client, url) == before  # the start number keeps its +4
+    assert before[one.seats[0]] == (1, "+4")
+
+
+def test_a_cup_tables_stake_and_house_rules_are_the_cups(app, client):
+    url = start(client)
+    cup = cup_of(app, url)
+    client.post(url + "/draw")
+    one = tables_of(app, cup, 1)[0]
+    r = setup_post(app, client, one, stake="0.50")
+    assert r.status_code == 200 and "At a cup's table the stake is the cup's" in text(r)
+    r = setup_post(app, client, one, rule_odd_pile="warn")
+    assert "At a cup's table the house rules are the cup's" in text(r)
+    r = setup_post(app, client, one, join="Zora")
+    assert "At a cup's table the seats are the draw's" in text(r)
+    with app.app_context():
+        assert store.get_table(one.table_id).stake == 10 and len(store.get_table(one.table_id).players) == 4
+
+
+def test_the_house_rules_the_director_sets_are_every_tables(app, client):
+    url = start(client, rule_odd_pile="warn", rule_all_tricks_take_scart="")
+    cup = cup_of(app, url)
+    assert cup.rules == {"all_tricks_take_scart": False, "odd_pile": "warn"}
+    client.post(url + "/draw")
+    with app.app_context():
+        assert all(store.get_table(t.table_id).rules == cup.rules for t in tables_of(app, cup, 1))
+
+
+def test_choosing_another_game_shows_its_house_rules_before_the_cup_starts(client):
+    r = client.post("/cups/new", data={**CUP, "game": "koenigrufen"})  # the form showed Troccas's rules
+    assert r.status_code == 422
+    assert "These are the house rules of Königrufen: check them, then start the cup." in text(r)
+    page = r.get_data(as_text=True)
+    assert 'name="rule_kontra_in_scores"' in page and 'name="rules_for" value="koenigrufen"' in page
+    shown = client.get("/cups/new?game=koenigrufen").get_data(as_text=True)
+    assert 'name="rule_tarif"' in shown
+
+
+@pytest.mark.parametrize("changes, sentence", [
+    ({"ranking": "best", "ranking_n": "3"}, "Count the best rounds: a whole number from 1 to the rounds (2)."),
+    ({"ranking": "drop", "ranking_n": "2"}, "Drop a whole number of rounds, at least 1 and fewer than the rounds (2)."),
+    ({"ranking": "money"}, "Money needs a rate: what a point is worth, e.g. 0.10."),
+    ({"pot": "kontras"}, "Money needs a rate: what a point is worth, e.g. 0.10."),
+    ({"rate": "ten"}, "0.10"),
+    ({"ranking": "luck"}, "Choose how the cup ranks."),
+])
+def test_a_bad_ranking_says_one_sentence_and_keeps_the_input(client, changes, sentence):
+    r = client.post("/cups/new", data={**CUP, **changes})
+    assert r.status_code == 422 and sentence in text(r)
+    assert r.get_data(as_text=True).count('class="field-error"') == 1
+
+
+def test_a_cup_ranked_by_money_with_a_worst_round_dropped_shows_both(app, client):
+    url = start(client, ranking="drop", ranking_n="1", rate="0.10", currency="CHF")
+    cup = cup_of(app, url)
+    assert (cup.ranking, cup.ranking_n, cup.rate, cup.currency) == ("drop", 1, 10, "CHF")
+    client.post(url + "/draw")
+    one = tables_of(app, cup, 1)
+    troccas_hand(app, one[0], 40)  # seats 1, 3: +4; 2, 4: −4
+    troccas_hand(app, one[1], 46)  # seats 1, 3: +10; 2, 4: −10
+    client.post(url + "/close", data={"round": "1"})
+    client.post(url + "/draw")
+    two = tables_of(app, cup, 2)
+    troccas_hand(app, two[0], 30)  # seats 1, 3: 30 − 36 = −6; 2, 4: +6
+    troccas_hand(app, two[1], 36)  # 0 for all four
+    page = text(client.get(url))
+    assert "Ranked by the points of every round but the worst." in page
+    got = ranks(client, url)  # the Points column: the sum; the rank: the rounds counted
+    counted = re.findall(r'<tr data-number="(\d+)">.*?<td class="n score"[^>]*>([^<]+)</td>',
+                         client.get(url).get_data(as_text=True), re.S)
+    points = {}
+    # by hand: each player's two rounds, the worse dropped
+    r1 = {**{n: 4 for n in one[0].seats[0::2]}, **{n: -4 for n in one[0].seats[1::2]},
+          **{n: 10 for n in one[1].seats[0::2]}, **{n: -10 for n in one[1].seats[1::2]}}
+    r2 = {**{n: -6 for n in two[0].seats[0::2]}, **{n: 6 for n in two[0].seats[1::2]},
+          **{n: 0 for n in two[1].seats}}
+    for n in range(1, 9):
+        points[n] = max(r1[n], r2[n])
+        assert got[n][1] == f"{r1[n] + r2[n]:+d}".replace("-", "−").replace("+0", "0")
+    assert {int(n): c for n, c in counted} == {n: f"{v:+d}".replace("-", "−").replace("+0", "0")
+                                               for n, v in points.items()}
+    # ranks by the counted points: 1 + the number of players with more
+    assert {n: got[n][0] for n in got} == {n: 1 + sum(points[m] > points[n] for m in points) for n in points}

@@ -74,6 +74,13 @@ tournaments = Table(
     Column("closed_rounds", Integer, nullable=False),
     Column("version", Integer, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # how it ranks (engine/cup.py Ranking): the rule, its N, the rate (minor units a point, its tables' stake), the
+    # currency, what goes to the pot
+    Column("ranking", String(8), nullable=False, server_default="points"),
+    Column("ranking_n", Integer, nullable=False, server_default="0"),
+    Column("rate", Integer, nullable=False, server_default="0"),
+    Column("currency", String(8), nullable=False, server_default="EUR"),
+    Column("pot", String(8), nullable=False, server_default="none"),
 )
 
 tournament_links = Table(
@@ -311,6 +318,11 @@ class Tournament:
     created_at: datetime
     role: str = VIEWER
     active: bool = True
+    ranking: str = "points"
+    ranking_n: int = 0
+    rate: int = 0
+    currency: str = "EUR"
+    pot: str = "none"
 
 
 @dataclass(frozen=True)

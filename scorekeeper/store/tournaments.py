@@ -22,17 +22,21 @@ from .locks import lock_tournament
 from .schema import (SCORER, VIEWER, CupTable, Entrant, NameTaken, NotFound, RoundOpen, Tournament, hands, tables,
                      tournament_players, tournament_tables, tournaments)
 
-STAKE, CURRENCY = 10, "EUR"  # each round's tables: 10 cents a unit, as the Tarockcups write it (issue 38)
+STAKE = 10  # a cup's tables' stake when it has no rate (the money is not ranked): 10 cents a point, the Tarockcups'
 
 
 def create_tournament(name: str, held_on: date, game: str, rules: dict, rounds: int, games_per_round: int,
-                      seed: int, players: list[str]) -> str:
-    """Store a new cup with its players numbered 1..n in the order given; return its director's key."""
+                      seed: int, players: list[str], ranking: str = "points", ranking_n: int = 0, rate: int = 0,
+                      currency: str = "EUR", pot: str = "none") -> str:
+    """Store a new cup with its players numbered 1..n in the order given and its ranking rule (engine/cup.py
+    Ranking: the rule, its N, the rate in minor units a point, the currency, the pot); return its director's key.
+    Its house rules, rate and currency are every round's tables' (the rate is their stake)."""
     tournament_id = secrets.token_urlsafe(16)
     with writing() as conn:
         conn.execute(insert(tournaments).values(id=tournament_id, name=name, held_on=held_on, game=game, rules=rules,
                                                 rounds=rounds, games_per_round=games_per_round, seed=seed,
-                                                closed_rounds=0, version=0, created_at=now()))
+                                                closed_rounds=0, version=0, created_at=now(), ranking=ranking,
+                                                ranking_n=ranking_n, rate=rate, currency=currency, pot=pot))
         if players:
             conn.execute(insert(tournament_players), [dict(tournament_id=tournament_id, number=i, name=p, active=True,
                                                            created_at=now()) for i, p in enumerate(players, 1)])
@@ -162,8 +166,9 @@ def draw_next_round(tournament_id: str) -> int:
         by_round = [tuple(t.seats for t in past if t.round == r) for r in range(1, drawn + 1)]
         seated = draw_round(list(names), game.players_allowed(resolve_rules(game, row.rules)), row.seed, by_round)
         for number, seats in enumerate(seated, 1):
-            table_id = new_table(conn, row.game, [names[n] for n in seats], dict(row.rules), STAKE, CURRENCY, 0,
-                                 played_on=row.held_on)
+            # the cup's house rules, and its rate as the stake (engine/cup.py reads the money at the rate from it)
+            table_id = new_table(conn, row.game, [names[n] for n in seats], dict(row.rules), row.rate or STAKE,
+                                 row.currency, 0, played_on=row.held_on)
             conn.execute(insert(tournament_tables).values(tournament_id=tournament_id, round=drawn + 1,
                                                           number=number, table_id=table_id, seats=list(seats)))
         _bump(conn, tournament_id)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import date
+from fractions import Fraction
 
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import format_date
@@ -25,8 +26,9 @@ from ..access import load_tournament, polled, viewer_ok
 from ..bounds import invisible
 from ..l10n import say
 from ..links import external, qr
-from ..parse import digits
+from ..parse import digits, money_minor
 from ..seating_check import name_problem, tidy
+from ..table_form import CURRENCIES, rule_value, rules_form
 
 bp = Blueprint("cups", __name__)
 
@@ -75,8 +77,65 @@ def _form_problems(form) -> tuple[dict, dict]:
             errors["players"] = _("“%(name)s” is on the list twice: give each player a different name.", name=twice)
         elif len(names) > MAX_PLAYERS:
             errors["players"] = _("A cup has at most %(n)s players.", n=MAX_PLAYERS)
-    values = dict(name=name, held_on=held_on, game=game, rounds=rounds, games=games, seed=seed, names=names)
+    rules = _house_rules(form, game, errors)
+    ranking = _ranking(form, rounds, errors)
+    values = dict(name=name, held_on=held_on, game=game, rounds=rounds, games=games, seed=seed, names=names,
+                  rules=rules, **ranking)
     return values, errors
+
+
+def _house_rules(form, game, errors: dict) -> dict:
+    """Read the house rules shown for the game (one set for every table); {} with a sentence at the game's field when
+    the form showed another game's (its rules are shown now, to check before the cup starts)."""
+    if game is None:
+        return {}
+    if (form.get("rules_for") or "") != game.id:
+        errors.setdefault("game", _("These are the house rules of %(game)s: check them, then start the cup.",
+                                    game=_(game.name)))
+        return {}
+    fields = rules_form(game, {}, form)
+    rules = {}
+    for name, opt in game.options.items():
+        try:
+            rules[name] = rule_value(opt, fields["rule_" + name].data)
+        except ValueError as e:
+            errors["rule_" + name] = str(e)
+    try:
+        return resolve_rules(game, rules)
+    except ValueError as e:
+        errors.setdefault("game", say(e))
+        return {}
+
+
+def _ranking(form, rounds: int | None, errors: dict) -> dict:
+    """Read how the cup ranks (engine/cup.py Ranking): the rule, its N, the rate, the currency, the pot."""
+    rule = form.get("ranking") or "points"
+    if rule not in cup_model.RULES:
+        errors["ranking"] = _("Choose how the cup ranks.")
+    n = 0
+    if rule in ("best", "drop"):
+        n = digits(form.get("ranking_n"), 2)
+        if rule == "best" and (n is None or not 1 <= n <= (rounds or 1)):
+            errors["ranking_n"] = _("Count the best rounds: a whole number from 1 to the rounds (%(n)s).",
+                                    n=rounds or 1)
+        elif rule == "drop" and (n is None or not 1 <= n < (rounds or 1)):
+            errors["ranking_n"] = _("Drop a whole number of rounds, at least 1 and fewer than the rounds (%(n)s).",
+                                    n=rounds or 1)
+    rate = 0
+    if (form.get("rate") or "").strip():
+        try:
+            rate = money_minor(form.get("rate"))
+        except ValueError as e:
+            errors["rate"] = str(e)
+    currency = form.get("currency") or "EUR"
+    if currency not in dict(CURRENCIES):
+        errors["rate"] = _("Choose one of the offered values.")
+    pot = form.get("pot") or "none"
+    if pot not in cup_model.POTS:
+        errors["pot"] = _("Choose one of the offered values.")
+    elif "rate" not in errors and not rate and (rule == "money" or pot != "none"):
+        errors["rate"] = _("Money needs a rate: what a point is worth, e.g. 0.10.")
+    return dict(ranking=rule, ranking_n=n or 0, rate=rate, currency=currency, pot=pot)
 
 
 @bp.route("/cups/new", methods=["GET", "POST"])
@@ -84,43 +143,60 @@ def new_cup():
     """Start a cup: its name, day, game (its house rules as the game has them, one set for every table), rounds,
     games per table and round, the draw's seed, the players registered so far (each line a name: start numbers
     1, 2, … in that order)."""
-    form = request.form if request.method == "POST" else {"held_on": date.today().isoformat(), "rounds": "3",
-                                                           "games": "16"}
+    form = request.form if request.method == "POST" else \
+        {"held_on": date.today().isoformat(), "rounds": "3", "games": "16", "ranking": "points", "currency": "EUR",
+         "pot": "none", **request.args.to_dict()}  # ?game=…: its house rules shown (the button beside the game)
     errors: dict[str, str] = {}
     if request.method == "POST":
         values, errors = _form_problems(request.form)
         if not errors:
             game = values["game"]
-            key = store.create_tournament(values["name"], values["held_on"], game.id, resolve_rules(game, None),
-                                          values["rounds"], values["games"], values["seed"], values["names"])
+            key = store.create_tournament(values["name"], values["held_on"], game.id, values["rules"],
+                                          values["rounds"], values["games"], values["seed"], values["names"],
+                                          values["ranking"], values["ranking_n"], values["rate"], values["currency"],
+                                          values["pot"])
             return redirect(url_for("cups.show", tournament_id=key), 303)
-    return render_template("cup/new.html", form=form, errors=errors, games=list(GAMES.values()),
+    game = GAMES.get(form.get("game") or "") or next(iter(GAMES.values()))
+    shown = form if request.method == "POST" and form.get("rules_for") == game.id else None
+    return render_template("cup/new.html", form=form, errors=errors, games=list(GAMES.values()), game=game,
+                           rules=rules_form(game, {}, shown), currencies=CURRENCIES,
                            max_name=MAX_NAME), 422 if errors else 200
+
+
+def cents(amount) -> int:
+    """Minor units to write: an exact amount (a Fraction where a game counts halves) to the nearest, halves to even;
+    the ranking itself uses the exact amount."""
+    return round(Fraction(amount))
+
+
+def ranking_of(cup) -> cup_model.Ranking:
+    """The cup's ranking rule as the engine takes it."""
+    return cup_model.Ranking(cup.ranking, cup.ranking_n, cup.rate, cup.pot)
 
 
 def board(cup) -> dict:
     """What the cup's board shows: the round being played and its tables (hands in, the table's scorer link for the
-    director), the players, and the standings over every table played, from the evenings kept for the tables."""
+    director), the players, and the standings over every table played by the cup's rule, from the evenings kept for
+    the tables, read by seat (a start number's points, whatever the name at the table)."""
     game = get_game(cup.game)
     players = store.entrants(cup.id)
-    by_name = {p.name: p.number for p in players}
     names = {p.number: p.name for p in players}
     placed = store.cup_tables(cup.id)
     counts = store.hands_in([t.table_id for t in placed])
     keys = store.share_links_of([t.table_id for t in placed]) if placed else {}
+    ranking = ranking_of(cup)
     results, rows = [], []
     current = max((t.round for t in placed), default=0)
     for t in placed:
-        table = store.get_table(t.table_id)
-        _table, totals = scoreboard.totals(table)
-        results.append((t.round, t.number, {by_name[n]: u for n, u in totals.units.items() if n in by_name}))
+        _table, evening = scoreboard.current(store.get_table(t.table_id))
+        seats = cup_model.by_seat(evening.rows, t.seats, cup.rate, cup.pot)
+        results.append((t.round, t.number, seats))
         if t.round == current:
-            rows.append(dict(number=t.number, seats=[(n, names.get(n, "?"), totals.units.get(names.get(n), 0))
-                                                     for n in t.seats], hands=counts[t.table_id],
-                             done=counts[t.table_id] >= cup.games_per_round,
+            rows.append(dict(number=t.number, seats=[(n, names.get(n, "?"), seats[n].points) for n in t.seats],
+                             hands=counts[t.table_id], done=counts[t.table_id] >= cup.games_per_round,
                              scorer=url_for("tables.show", table_id=keys[t.table_id][store.SCORER]),
                              watch=url_for("tables.show", table_id=keys[t.table_id][store.VIEWER])))
-    standings = cup_model.standings([(p.number, p.name, p.active) for p in players], results)
+    standings = cup_model.standings([(p.number, p.name, p.active) for p in players], results, ranking, current)
     in_ = sum(r["done"] for r in rows)
     closed = cup.closed_rounds >= current
     playing = [p for p in players if p.active]
@@ -132,8 +208,8 @@ def board(cup) -> dict:
             problem = say(e)
     return dict(cup=cup, game=game, players=players, tables=rows, current=current, closed=closed, tables_in=in_,
                 standings=standings, rounds=range(1, current + 1), problem=problem, playing=len(playing),
-                day=format_date(cup.held_on, "long"), director=cup.role == store.SCORER,
-                tag=store.tournament_tag(cup.id))
+                day=format_date(cup.held_on, "long"), director=cup.role == store.SCORER, ranking=ranking,
+                pot=cup_model.pot(standings), cents=cents, tag=store.tournament_tag(cup.id))
 
 
 def render_page(cup, template: str = "cup/page.html", status: int = 200, **extra):
