@@ -17,7 +17,8 @@ def row(players, scores, payouts=None):
 
 def test_a_seats_points_stay_with_its_start_number_when_the_name_changes():
     # table of start numbers 7, 3, 12, 5; after two hands Ana is corrected to Anna, and in the third hand Duri's
-    # seat is taken over by Ursin (a substitute): the seats' points are 7: 4+4+2, 3: −4−4−2, 12: 4+4−6, 5: −4−4+6
+    # seat is taken over by Ursin (a substitute): the seats' points are
+    # 7: 4+4+2, 3: −4−4−2, 12: 4+4−6, 5: −4−4+6
     rows = [row(["Ana", "Beat", "Cla", "Duri"], [4, -4, 4, -4]),
             row(["Anna", "Beat", "Cla", "Duri"], [4, -4, 4, -4]),
             row(["Anna", "Beat", "Cla", "Ursin"], [2, -2, -6, 6])]

@@ -127,7 +127,8 @@ def rule_field(opt, game, name: str):
 
 def rules_form(game, rules: dict, formdata=None):
     """Return a form of the game's house rules, at the table's current values."""
-    cls = type("RulesForm", (Form,), {"rule_" + name: rule_field(opt, game, name) for name, opt in game.options.items()})
+    fields = {"rule_" + name: rule_field(opt, game, name) for name, opt in game.options.items()}
+    cls = type("RulesForm", (Form,), fields)
     form = cls(formdata=formdata) if formdata is not None else cls()
     if formdata is None:
         for name, value in resolve_rules(game, rules).items():
