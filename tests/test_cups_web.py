@@ -337,3 +337,61 @@ def test_a_cup_ranked_by_money_with_a_worst_round_dropped_shows_both(app, client
                                                for n, v in points.items()}
     # ranks by the counted points: 1 + the number of players with more
     assert {n: got[n][0] for n in got} == {n: 1 + sum(points[m] > points[n] for m in points) for n in points}
+
+
+def test_a_closed_rounds_table_is_corrected_only_when_the_director_opens_it(app, client):
+    url = start(client)  # 1 game per table and round
+    cup = cup_of(app, url)
+    client.post(url + "/draw")
+    one, two = tables_of(app, cup, 1)
+    troccas_hand(app, one, 40)  # seats 1 and 3: +4 (docs/rules.md §1: 40 − 36)
+    client.post(url + "/close", data={"round": "1", "end": "1"})  # table 2 ended with no hand
+    with app.app_context():
+        keys = store.share_links_of([one.table_id, two.table_id])
+        watch = "/k/" + store.share_links(cup.id, store.TOURNAMENT)[store.VIEWER]
+        players = store.get_table(one.table_id).players
+    scorer = f"/t/{keys[one.table_id][store.SCORER]}"
+    fixed = {"partner": players[2], "side": "first", "points": "50", "version": "1", "token": "fix-1"}
+    r = client.post(scorer + "/hands/1", data=fixed)
+    assert "Round 1 of the cup is closed: its hands are corrected only when the director opens this table" in text(r)
+    client.post(scorer + "/undo")
+    with app.app_context():
+        assert store.hands_in([one.table_id]) == {one.table_id: 1}  # Undo refused too
+    assert client.post(watch + "/rounds/1/tables/1", data={"open": "1"}).status_code == 403  # the director's alone
+    assert client.post(url + "/rounds/1/tables/1", data={"open": "1"}).status_code == 303
+    page = text(client.get(url))
+    assert "Round 1, table 1 opened for a correction" in page
+    assert client.post(scorer + "/hands/1", data=fixed).status_code == 303  # 50 − 36 = +14 now
+    assert ranks(client, url)[one.seats[0]] == (1, "+14")
+    client.post(scorer + "/undo")  # the correction is undone at the table, as any change
+    assert ranks(client, url)[one.seats[0]] == (1, "+4")
+    assert client.post(url + "/rounds/1/tables/1", data={"open": "0"}).status_code == 303
+    assert "Round 1, table 1 closed again" in text(client.get(url))
+    assert "corrected only when the director opens" in text(client.post(scorer + "/hands/1", data=fixed))
+    r = client.post(url + "/rounds/1/tables/9", data={"open": "1"})
+    assert r.status_code == 404 and "Round 1 has no table 9." in text(r)
+
+
+def test_a_round_being_played_is_not_opened_for_a_correction(app, client):
+    url = start(client)
+    client.post(url + "/draw")
+    r = client.post(url + "/rounds/1/tables/1", data={"open": "1"})
+    assert r.status_code == 409 and "Round 1 isn't closed" in text(r)
+
+
+def test_a_fixed_table_is_honoured_by_the_next_draw(app, client):
+    url = start(client)
+    cup = cup_of(app, url)
+    client.post(url + "/draw")
+    one = tables_of(app, cup, 1)
+    at_one = one[0].seats[0]  # a player of table 1 in round 1, fixed to table 2 from round 2
+    r = client.post(url + f"/players/{at_one}/table", data={"table": "zwei"})
+    assert r.status_code == 422 and "A table number is a whole number from 1" in text(r)
+    assert 'value="zwei"' in r.get_data(as_text=True)
+    assert client.post(url + f"/players/{at_one}/table", data={"table": "2"}).status_code == 303
+    assert "fixed to table 2" in text(client.get(url))
+    assert at_one in tables_of(app, cup, 1)[0].seats  # the round being played is not changed
+    client.post(url + "/close", data={"round": "1", "end": "1"})
+    client.post(url + "/draw")
+    assert at_one in tables_of(app, cup, 2)[1].seats
+    assert sorted(n for t in tables_of(app, cup, 2) for n in t.seats) == list(range(1, 9))

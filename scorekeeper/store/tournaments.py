@@ -20,7 +20,7 @@ from .hands import new_table
 from .links import TOURNAMENT, add_links, tournament_of
 from .locks import lock_tournament
 from .schema import (SCORER, VIEWER, CupTable, Entrant, NameTaken, NotFound, RoundOpen, Tournament, hands, tables,
-                     tournament_players, tournament_tables, tournaments)
+                     tournament_log, tournament_players, tournament_tables, tournaments)
 
 STAKE = 10  # a cup's tables' stake when it has no rate (the money is not ranked): 10 cents a point, the Tarockcups'
 
@@ -56,7 +56,7 @@ def entrants(tournament_id: str) -> list[Entrant]:
     with engine().connect() as conn:
         rows = conn.execute(select(tournament_players).where(tournament_players.c.tournament_id == tournament_id)
                             .order_by(tournament_players.c.number)).all()
-    return [Entrant(r.number, r.name, r.active) for r in rows]
+    return [Entrant(r.number, r.name, r.active, r.fixed_table) for r in rows]
 
 
 def add_entrant(tournament_id: str, name: str) -> int:
@@ -96,7 +96,7 @@ def cup_tables(tournament_id: str, conn=None) -> list[CupTable]:
             rows = conn.execute(query).all()
     else:
         rows = conn.execute(query).all()
-    return [CupTable(r.round, r.number, r.table_id, tuple(r.seats)) for r in rows]
+    return [CupTable(r.round, r.number, r.table_id, tuple(r.seats), r.reopened) for r in rows]
 
 
 def tournament_of_table(table_id: str) -> tuple[Tournament, CupTable] | None:
@@ -158,13 +158,16 @@ def draw_next_round(tournament_id: str) -> int:
         drawn = max((t.round for t in past), default=0)
         if row.closed_rounds < drawn or drawn >= row.rounds:
             raise RoundOpen(drawn + 1)
-        playing = conn.execute(select(tournament_players.c.number, tournament_players.c.name)
+        playing = conn.execute(select(tournament_players.c.number, tournament_players.c.name,
+                                      tournament_players.c.fixed_table)
                                .where(tournament_players.c.tournament_id == tournament_id,
                                       tournament_players.c.active.is_(True))).all()
-        names = dict(playing)
+        names = {p.number: p.name for p in playing}
+        fixed = {p.number: p.fixed_table for p in playing if p.fixed_table}
         game = get_game(row.game)
         by_round = [tuple(t.seats for t in past if t.round == r) for r in range(1, drawn + 1)]
-        seated = draw_round(list(names), game.players_allowed(resolve_rules(game, row.rules)), row.seed, by_round)
+        seated = draw_round(list(names), game.players_allowed(resolve_rules(game, row.rules)), row.seed, by_round,
+                            fixed)
         for number, seats in enumerate(seated, 1):
             # the cup's house rules, and its rate as the stake (engine/cup.py reads the money at the rate from it)
             table_id = new_table(conn, row.game, [names[n] for n in seats], dict(row.rules), row.rate or STAKE,
@@ -173,6 +176,56 @@ def draw_next_round(tournament_id: str) -> int:
                                                           number=number, table_id=table_id, seats=list(seats)))
         _bump(conn, tournament_id)
         return drawn + 1
+
+
+def set_fixed_table(tournament_id: str, number: int, table: int | None) -> None:
+    """Give a player a fixed table (mobility: the next draws seat them at that table's number), or None: anywhere.
+    Changes the next round drawn only."""
+    with writing() as conn:
+        lock_tournament(conn, tournament_id)
+        done = conn.execute(update(tournament_players).where(tournament_players.c.tournament_id == tournament_id,
+                                                             tournament_players.c.number == number)
+                            .values(fixed_table=table))
+        if done.rowcount == 0:
+            raise NotFound(number)
+        _bump(conn, tournament_id)
+
+
+def reopen_table(tournament_id: str, round_no: int, number: int, reopen: bool = True) -> bool:
+    """After its round closed, open table `number` of round `round_no` for the director's correction (its scorer
+    link takes edits, deletions, Undo and the round's missing hands again), or close it again (`reopen` False).
+    Logged in the cup's log. False when it already was so (two phones at once: done once); RoundOpen while the
+    round isn't closed (its tables take corrections anyway); NotFound for no such table."""
+    with writing() as conn:
+        lock_tournament(conn, tournament_id)
+        row = conn.execute(select(tournaments.c.closed_rounds).where(tournaments.c.id == tournament_id)).first()
+        if row.closed_rounds < round_no:
+            raise RoundOpen(round_no)
+        placed = conn.execute(select(tournament_tables).where(tournament_tables.c.tournament_id == tournament_id,
+                                                              tournament_tables.c.round == round_no,
+                                                              tournament_tables.c.number == number)).first()
+        if placed is None:
+            raise NotFound(number)
+        # the table's row lock, as a save and an edit take it: one made before counts as before, none in between
+        conn.execute(update(tables).where(tables.c.id == placed.table_id).values(version=tables.c.version + 1))
+        if placed.reopened == reopen:
+            return False
+        conn.execute(update(tournament_tables).where(tournament_tables.c.tournament_id == tournament_id,
+                                                     tournament_tables.c.round == round_no,
+                                                     tournament_tables.c.number == number)
+                     .values(reopened=reopen))
+        conn.execute(insert(tournament_log).values(tournament_id=tournament_id, kind="reopen" if reopen else "close",
+                                                   round=round_no, number=number, created_at=now()))
+        _bump(conn, tournament_id)
+        return True
+
+
+def cup_log(tournament_id: str) -> list[tuple[str, int, int, object]]:
+    """The director's corrections after a round closed, newest first: (kind: reopen or close, round, table, when)."""
+    with engine().connect() as conn:
+        rows = conn.execute(select(tournament_log).where(tournament_log.c.tournament_id == tournament_id)
+                            .order_by(tournament_log.c.id.desc())).all()
+    return [(r.kind, r.round, r.number, r.created_at) for r in rows]
 
 
 def _bump(conn, tournament_id: str) -> None:

@@ -215,8 +215,16 @@ def board(cup) -> dict:
 def render_page(cup, template: str = "cup/page.html", status: int = 200, **extra):
     keys = store.share_links(cup.id, store.TOURNAMENT)
     watch = external("cups.show", tournament_id=keys[store.VIEWER])
-    return render_template(template, **board(cup), watch_url=watch, watch_qr=qr(watch), errors=extra.get("errors", {}),
-                           walk_in=extra.get("walk_in", ""), said=extra.get("said")), status
+    shown = board(cup)
+    closed = []
+    if shown["director"] and template == "cup/page.html":  # the corrections: a closed round's tables, the log
+        placed = [t for t in store.cup_tables(cup.id) if t.round <= cup.closed_rounds]
+        keys = store.share_links_of([t.table_id for t in placed]) if placed else {}
+        closed = [dict(round=t.round, number=t.number, reopened=t.reopened,
+                       scorer=url_for("tables.show", table_id=keys[t.table_id][store.SCORER])) for t in placed]
+    return render_template(template, **shown, watch_url=watch, watch_qr=qr(watch), errors=extra.get("errors", {}),
+                           walk_in=extra.get("walk_in", ""), said=extra.get("said"), fixed=extra.get("fixed", {}),
+                           closed_tables=closed, log=store.cup_log(cup.id) if closed else []), status
 
 
 @bp.get("/k/<tournament_id>")
@@ -262,6 +270,36 @@ def playing(tournament_id, number):
     except store.NotFound:
         return render_page(cup, status=404, said=_("No player of this cup has the number %(n)s.", n=number))
     return redirect(url_for("cups.show", tournament_id=cup.id), 303)
+
+
+@bp.post("/k/<tournament_id>/players/<int:number>/table")
+def fixed_table(tournament_id, number):
+    """Give a player a fixed table (mobility), or none: from the next round drawn."""
+    cup = load_tournament(tournament_id)
+    typed = (request.form.get("table") or "").strip()
+    table = digits(typed, 3) if typed else None
+    if typed and (table is None or not 1 <= table <= MAX_PLAYERS):
+        return render_page(cup, status=422, errors={f"fixed-{number}": _(
+            "A table number is a whole number from 1, or leave it empty for any table.")}, fixed={number: typed})
+    try:
+        store.set_fixed_table(cup.id, number, table)
+    except store.NotFound:
+        return render_page(cup, status=404, said=_("No player of this cup has the number %(n)s.", n=number))
+    return redirect(url_for("cups.show", tournament_id=cup.id), 303)
+
+
+@bp.post("/k/<tournament_id>/rounds/<int:round_no>/tables/<int:number>")
+def correct(tournament_id, round_no, number):
+    """Open a closed round's table for a correction (its scorer link takes edits again), or close it again."""
+    cup = load_tournament(tournament_id)
+    try:
+        store.reopen_table(cup.id, round_no, number, reopen=request.form.get("open") == "1")
+    except store.RoundOpen:
+        return render_page(cup, status=409, said=_("Round %(n)s isn't closed: its tables take corrections from their "
+                                                   "own scorer links.", n=round_no))
+    except store.NotFound:
+        return render_page(cup, status=404, said=_("Round %(round)s has no table %(n)s.", round=round_no, n=number))
+    return redirect(url_for("cups.show", tournament_id=cup.id, _anchor="corrections"), 303)
 
 
 @bp.post("/k/<tournament_id>/close")

@@ -82,6 +82,9 @@ def change(table_id):
                 store.change_table(table.id, players, stake, rules, renames, game.rename, request.form.get("token"),
                                    expected_version=table.version)
                 return redirect(url_for("tables.show", table_id=table.id), 303)
+            except store.RoundClosed as e:
+                errors["players"] = _("Round %(n)s of the cup is closed: its hands are corrected only when the "
+                                      "director opens this table for a correction.", n=e.round)
             except store.Moved:  # another change got in between the check above and this one: nothing applied
                 errors["players"] = _("The table was changed on another phone meanwhile. Here it is as it is "
                                       "now: make your change again.")
