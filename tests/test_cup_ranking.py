@@ -65,6 +65,14 @@ def test_a_dropped_worst_round_and_a_round_missed_counting_0():
     assert [s.number for s in standings(players, results, Ranking("drop", 1), 3)] == [1, 3, 2]
 
 
+def test_while_fewer_rounds_are_drawn_than_the_cup_counts_none_is_dropped():
+    # a cup of 3 rounds, the worst dropped: the best 2 count; after round 2 of 3 both drawn rounds count
+    got = {s.number: s for s in standings(PAIR, ROUNDS[:2], Ranking("drop", 1), 2, 3)}
+    assert got[1].score == 2 and got[1].counted == {1, 2}  # 10 − 8
+    got = {s.number: s for s in standings(PAIR, ROUNDS[:1], Ranking("drop", 1), 1, 3)}
+    assert got[1].score == 10 and got[1].counted == {1}
+
+
 def test_money_at_the_rate_ranks_by_the_money_and_kontras_go_to_the_pot():
     # Königrufen's kontra doubles the money, not the sheet (docs/rules.md §11.3): a hand of ±2 on the sheet pays ±4
     # at a Kontra. At 10 cents a point the table's stake is 10: payouts are ±40

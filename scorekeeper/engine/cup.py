@@ -11,7 +11,8 @@ The ranking rule is chosen when the cup is made (`Ranking`), as the cups' own ru
   routes kontras to its pot (`pot`), what a hand's money takes beyond the sheet goes to the pot, not the winners;
 - "best": the best N rounds' points (a round not played counts 0);
 - "drop": every round's points but the worst N (the Jass and Skat clubs' *Streichresultat*; a round not played
-  counts 0, so it is the one dropped).
+  counts 0, so it is the one dropped). Of a cup of R rounds the best R − N count: while fewer are drawn, all of
+  them do (after round 1 of 3 with one dropped, round 1 counts; after round 3, the best two).
 Players level on the rule's score share a rank (1, 1, 3). Where the cup needs one order (a prize, a place in a
 final), the tie-break decides, in this order: the best single round (by the rule's unit), then the lower start
 number. The list is in that order.
@@ -93,10 +94,11 @@ def _plain(value):
     return int(value) if isinstance(value, Fraction) and value.denominator == 1 else value
 
 
-def standings(players, results, ranking: Ranking = Ranking(), drawn: int | None = None) -> list[Standing]:
+def standings(players, results, ranking: Ranking = Ranking(), drawn: int | None = None,
+              rounds: int | None = None) -> list[Standing]:
     """Rank the players. `players`: [(start number, name, active)]; `results`: [(round, table, {start number:
     Seat or points})], each played table's, its unfinished tables' so far; `drawn`: the rounds drawn (the rounds a
-    best-N or dropped rule looks at; a round a player missed counts 0)."""
+    best-N or dropped rule looks at; a round a player missed counts 0); `rounds`: the cup's (default: `drawn`)."""
     lines = {n: Standing(n, name, active) for n, name, active in players}
     for rnd, table, got in results:
         for number, seat in got.items():
@@ -113,7 +115,7 @@ def standings(players, results, ranking: Ranking = Ranking(), drawn: int | None 
     if drawn is None:
         drawn = max((r for r, _t, _g in results), default=0)
     for line in lines.values():
-        _score(line, ranking, drawn)
+        _score(line, ranking, drawn, drawn if rounds is None else rounds)
     ranked = sorted(lines.values(), key=lambda s: (-Fraction(s.score), -Fraction(s.best), s.number))
     for i, line in enumerate(ranked):
         same = i > 0 and Fraction(line.score) == Fraction(ranked[i - 1].score)
@@ -121,7 +123,7 @@ def standings(players, results, ranking: Ranking = Ranking(), drawn: int | None 
     return ranked
 
 
-def _score(line: Standing, ranking: Ranking, drawn: int) -> None:
+def _score(line: Standing, ranking: Ranking, drawn: int, rounds: int) -> None:
     """Set the line's score by the rule, the rounds it counts and its best single round."""
     unit = "money" if ranking.rule == "money" else "points"
     per_round = {r: 0 for r in range(1, drawn + 1)}
@@ -132,7 +134,7 @@ def _score(line: Standing, ranking: Ranking, drawn: int) -> None:
     if ranking.rule == "best":
         counted = order[:max(ranking.n, 0)]
     elif ranking.rule == "drop":
-        counted = order[:max(len(order) - max(ranking.n, 0), 0)]
+        counted = order[:max(rounds - max(ranking.n, 0), 1)]  # the best R − N of the cup's R, of those drawn
     else:
         counted = order
     line.counted = frozenset(counted)

@@ -196,7 +196,8 @@ def board(cup) -> dict:
                              hands=counts[t.table_id], done=counts[t.table_id] >= cup.games_per_round,
                              scorer=url_for("tables.show", table_id=keys[t.table_id][store.SCORER]),
                              watch=url_for("tables.show", table_id=keys[t.table_id][store.VIEWER])))
-    standings = cup_model.standings([(p.number, p.name, p.active) for p in players], results, ranking, current)
+    standings = cup_model.standings([(p.number, p.name, p.active) for p in players], results, ranking, current,
+                                    cup.rounds)
     in_ = sum(r["done"] for r in rows)
     closed = cup.closed_rounds >= current
     playing = [p for p in players if p.active]
