@@ -282,6 +282,12 @@ def test_the_house_rules_the_director_sets_are_every_tables(app, client):
         assert all(store.get_table(t.table_id).rules == cup.rules for t in tables_of(app, cup, 1))
 
 
+def test_a_post_that_showed_no_house_rules_takes_the_games_usual_ones(app, client):
+    data = {k: v for k, v in CUP.items() if not k.startswith("rule")}
+    url = client.post("/cups/new", data=data).headers["Location"]
+    assert cup_of(app, url).rules == {"all_tricks_take_scart": True, "odd_pile": "reject"}  # troccas.py's defaults
+
+
 def test_choosing_another_game_shows_its_house_rules_before_the_cup_starts(client):
     r = client.post("/cups/new", data={**CUP, "game": "koenigrufen"})  # the form showed Troccas's rules
     assert r.status_code == 422

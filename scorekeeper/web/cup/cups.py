@@ -86,9 +86,12 @@ def _form_problems(form) -> tuple[dict, dict]:
 
 def _house_rules(form, game, errors: dict) -> dict:
     """Read the house rules shown for the game (one set for every table); {} with a sentence at the game's field when
-    the form showed another game's (its rules are shown now, to check before the cup starts)."""
+    the form showed another game's (its rules are shown now, to check before the cup starts). A post that showed
+    none (no `rules_for`: a script's) takes the game's usual ones."""
     if game is None:
         return {}
+    if "rules_for" not in form:
+        return resolve_rules(game, None)
     if (form.get("rules_for") or "") != game.id:
         errors.setdefault("game", _("These are the house rules of %(game)s: check them, then start the cup.",
                                     game=_(game.name)))
