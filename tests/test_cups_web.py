@@ -401,3 +401,58 @@ def test_a_fixed_table_is_honoured_by_the_next_draw(app, client):
     client.post(url + "/draw")
     assert at_one in tables_of(app, cup, 2)[1].seats
     assert sorted(n for t in tables_of(app, cup, 2) for n in t.seats) == list(range(1, 9))
+
+
+def played_round_one(app, client):
+    """A cup whose round 1 is played and closed: table 1 at 40 (seats 1, 3: +4; 2, 4: −4), table 2 at 46 (seats
+    1, 3: +10; 2, 4: −10; docs/rules.md §1: the points less 36)."""
+    url = start(client)
+    cup = cup_of(app, url)
+    client.post(url + "/draw")
+    one = tables_of(app, cup, 1)
+    troccas_hand(app, one[0], 40)
+    troccas_hand(app, one[1], 46)
+    client.post(url + "/close", data={"round": "1"})
+    with app.app_context():
+        watch = "/k/" + store.share_links(cup.id, store.TOURNAMENT)[store.VIEWER]
+        names = {e.number: e.name for e in store.entrants(cup.id)}
+    return url, watch, cup, one, names
+
+
+def test_the_projector_shows_the_standings_large_and_follows_the_poll(app, client):
+    url, watch, cup, one, names = played_round_one(app, client)
+    r = client.get(watch + "/projector")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and 'id="cup-projector"' in page and "The round is closed." in text(r)
+    assert dict(re.findall(r'<div id="(live)"[^>]*?hx-select-oob="([^"]+)"', page, re.S)) == {
+        "live": "#cup-projector,#live"}
+    assert f"/k/{watch.rsplit('/', 1)[1]}" in page and "Draw round" not in page  # the watch link's QR, no buttons
+    rows = re.findall(r'<tr data-number="(\d+)">\s*<td class="n">(\d+)</td>', page)
+    assert [int(n) for n, rank in rows[:2]] == sorted(one[1].seats[0::2])  # +10 +10 first, level: by number
+    first = client.get(watch + "/projector/live")
+    assert first.status_code == 200 and 'id="cup-projector"' in first.get_data(as_text=True)
+    assert client.get(watch + "/projector/live", headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    client.post(url + "/players", data={"name": "Ines"})
+    assert "Ines" in text(client.get(watch + "/projector/live", headers={"If-None-Match": first.headers["ETag"]}))
+
+
+def test_the_printouts_carry_the_cup_its_day_and_the_qr_of_its_live_page(app, client):
+    url, watch, cup, one, names = played_round_one(app, client)
+    key = watch.rsplit("/", 1)[1]
+    for what in ("seating?round=1", "slips", "results?round=1", "results"):
+        r = client.get(f"{watch}/print/{what}")
+        page = r.get_data(as_text=True)
+        assert r.status_code == 200 and "Dorfcup" in page and "November 28, 2026" in text(r), what
+        assert page.count('class="qr"') == page.count('class="print-head"') >= 1, what
+    seating = text(client.get(f"{watch}/print/seating?round=1"))
+    assert "Seating plan, round 1, by table" in seating and "Seating plan, round 1, by name" in seating
+    # by name: A–Z, each with their table and seat
+    by_name = sorted((names[n], n, t.number, t.seats.index(n) + 1) for t in one for n in t.seats)
+    assert " ".join(f"{name} (#{n}) {table} {seat}" for name, n, table, seat in by_name) in seating
+    slips = client.get(f"{watch}/print/slips").get_data(as_text=True)
+    assert slips.count('class="print-slip"') == 8 and "Slip of #1 Anna" in html.unescape(slips)
+    results = text(client.get(f"{watch}/print/results?round=1"))
+    assert "Results of round 1" in results
+    assert text(client.get(f"{watch}/print/results")).count("Standings after round 1") == 1
+    assert client.get(f"{watch}/print/nothing").status_code == 404
+    assert f"/k/{key}" in client.get(f"{watch}/print/slips").get_data(as_text=True)

@@ -11,7 +11,7 @@ import secrets
 from datetime import date
 from fractions import Fraction
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import format_date
 from flask_babel import gettext as _
 
@@ -190,9 +190,7 @@ def board(cup) -> dict:
     ranking = ranking_of(cup)
     results, rows = [], []
     current = max((t.round for t in placed), default=0)
-    for t in placed:
-        _table, evening = scoreboard.current(store.get_table(t.table_id))
-        seats = cup_model.by_seat(evening.rows, t.seats, cup.rate, cup.pot)
+    for (_r, _n, seats), t in zip(_results(cup, placed), placed):
         results.append((t.round, t.number, seats))
         if t.round == current:
             rows.append(dict(number=t.number, seats=[(n, names.get(n, "?"), seats[n].points) for n in t.seats],
@@ -211,7 +209,7 @@ def board(cup) -> dict:
         except CantSeat as e:
             problem = say(e)
     return dict(cup=cup, game=game, players=players, tables=rows, current=current, closed=closed, tables_in=in_,
-                standings=standings, rounds=range(1, current + 1), problem=problem, playing=len(playing),
+                standings=standings, results=results, rounds=range(1, current + 1), problem=problem, playing=len(playing),
                 day=format_date(cup.held_on, "long"), director=cup.role == store.SCORER, ranking=ranking,
                 pot=cup_model.pot(standings), cents=cents, tag=store.tournament_tag(cup.id))
 
@@ -247,6 +245,75 @@ def live(tournament_id):
     cup = load_tournament(tournament_id)
     return scoreboard.answer_poll(store.tournament_tag(cup.id),
                                   lambda: render_page(cup, template="cup/_poll.html")[0])
+
+
+def watch_link(cup) -> tuple[str, str]:
+    """The cup's watch link written out, and its QR code (every printout and the projector show it, never the
+    director's)."""
+    url = external("cups.show", tournament_id=store.share_links(cup.id, store.TOURNAMENT)[store.VIEWER])
+    return url, qr(url)
+
+
+@bp.get("/k/<tournament_id>/projector")
+@viewer_ok
+def projector(tournament_id):
+    """The projector view: the round's count and the standings in large type, landscape, live, the watch link's
+    QR in a corner."""
+    cup = load_tournament(tournament_id)
+    url, code = watch_link(cup)
+    return render_template("cup/projector.html", **board(cup), watch_url=url, watch_qr=code)
+
+
+@bp.get("/k/<tournament_id>/projector/live")
+@viewer_ok
+@polled
+def projector_live(tournament_id):
+    """Answer the projector's poll as the cup's page's is answered (web/scoreboard.py)."""
+    cup = load_tournament(tournament_id)
+    return scoreboard.answer_poll(store.tournament_tag(cup.id),
+                                  lambda: render_template("cup/_projector_poll.html", **board(cup)))
+
+
+PRINTOUTS = ("seating", "slips", "results")
+
+
+@bp.get("/k/<tournament_id>/print/<what>")
+@viewer_ok
+def printout(tournament_id, what):
+    """An A4 printout with the cup's name, day and the QR of its live page: the seating plan of a round by table
+    and by name (`seating`), each player's slip (`slips`: their table and seat each round), or the results of a
+    round, or over every round played (`results`, ?round=)."""
+    if what not in PRINTOUTS:
+        abort(404)
+    cup = load_tournament(tournament_id)
+    shown = board(cup)
+    placed = store.cup_tables(cup.id)
+    names = {p.number: p.name for p in shown["players"]}
+    round_no = digits(request.args.get("round"), 2) or (shown["current"] if what == "seating" else 0)
+    mine = [t for t in placed if t.round == round_no]
+    by_table = [dict(number=t.number, seats=[(n, names.get(n, "?")) for n in t.seats]) for t in mine]
+    by_name = sorted(((names.get(n, "?"), n, t.number, t.seats.index(n) + 1) for t in mine for n in t.seats),
+                     key=lambda x: (x[0].casefold(), x[1]))
+    slips = [dict(number=p.number, name=p.name, rounds={t.round: (t.number, t.seats.index(p.number) + 1)
+                                                        for t in placed if p.number in t.seats})
+             for p in shown["players"] if p.active or any(p.number in t.seats for t in placed)]
+    results = None
+    if what == "results" and round_no:  # one round's results: its tables alone, ranked by their points
+        one = [(r, t, got) for r, t, got in shown["results"] if r == round_no]
+        results = cup_model.standings([(p.number, p.name, p.active) for p in shown["players"]
+                                       if any(p.number in got for _r, _t, got in one)], one)
+    url, code = watch_link(cup)
+    return render_template("cup/print.html", **shown, what=what, round_no=round_no, by_table=by_table,
+                           by_name=by_name, slips=slips, round_results=results, watch_url=url, watch_qr=code)
+
+
+def _results(cup, placed) -> list:
+    """Each table's result by start number: [(round, table, {start number: Seat})]."""
+    out = []
+    for t in placed:
+        _table, evening = scoreboard.current(store.get_table(t.table_id))
+        out.append((t.round, t.number, cup_model.by_seat(evening.rows, t.seats, cup.rate, cup.pot)))
+    return out
 
 
 @bp.post("/k/<tournament_id>/players")
