@@ -276,6 +276,7 @@ AT_ONCE = {
     "keep_list": "alone: inserts a new list under a new id (and deletes those over a day old)",
     # a cup night (issue 38): each under the cup's row lock (store/tournaments.py)
     "create_tournament": "alone: inserts a new cup under a new id",
+    "import_tournament": "alone: inserts a new cup under a new id (its tables too, each under a new id)",
     "add_entrant": "test_tournaments.py::test_walk_ins_at_once_get_different_numbers",
     "set_playing": "test_tournaments.py::test_two_phones_dropping_and_adding_at_once_keep_every_number_once",
     "close_round": "test_tournaments.py::test_two_phones_closing_a_round_at_once_close_it_once",

@@ -1,6 +1,8 @@
 """A cup night's pages (issue 38): start a cup, draw, score at the round's tables, close, walk-ins and drops,
 standings with ties, the watch link, the poll, and bad input (one sentence at the field, the input kept)."""
 import html
+import io
+import json
 import re
 
 import pytest
@@ -456,3 +458,109 @@ def test_the_printouts_carry_the_cup_its_day_and_the_qr_of_its_live_page(app, cl
     assert text(client.get(f"{watch}/print/results")).count("Standings after round 1") == 1
     assert client.get(f"{watch}/print/nothing").status_code == 404
     assert f"/k/{key}" in client.get(f"{watch}/print/slips").get_data(as_text=True)
+
+
+def test_the_standings_csv_has_each_players_line_by_start_number(app, client):
+    url, watch, cup, one, names = played_round_one(app, client)
+    r = client.get(watch + "/standings.csv")
+    assert r.status_code == 200 and r.mimetype == "text/csv"
+    rows = [line.split(",") for line in r.get_data(as_text=True).lstrip("\ufeff").splitlines()]
+    assert rows[0] == ["Rank", "Start number", "Player", "Round 1", "Points", "dropped out"]
+    got = {int(row[1]): (int(row[0]), row[2], row[3], row[4]) for row in rows[1:]}
+    # round 1 (played_round_one): table 2's seats 1, 3 at +10 share rank 1; table 1's seats 1, 3 at +4 rank 3
+    for n in one[1].seats[0::2]:
+        assert got[n] == (1, names[n], "10", "10")
+    for n in one[0].seats[0::2]:
+        assert got[n] == (3, names[n], "4", "4")
+
+
+def test_a_cup_exported_and_imported_comes_back_whole_under_new_links(app, client):
+    url, watch, cup, one, names = played_round_one(app, client)
+    client.post(url + "/rounds/1/tables/2", data={"open": "1"})
+    client.post(url + "/players/3/table", data={"table": "2"})
+    client.post(url + "/players/4", data={"playing": "0"})
+    client.post(url + "/players", data={"name": "Ines"})  # 9: eight play on
+    before = ranks(client, url)
+    data = client.get(watch + "/export.json").get_json()
+    r = client.post("/cups/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "cup.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 303
+    again = r.headers["Location"]
+    assert again != url and ranks(client, again) == before
+    copy = cup_of(app, again)
+    assert (copy.name, copy.closed_rounds, copy.rules, copy.seed) == ("Dorfcup", 1, cup.rules, cup.seed)
+    with app.app_context():
+        assert [(e.number, e.active, e.fixed_table) for e in store.entrants(copy.id)][2:4] == [(3, True, 2),
+                                                                                               (4, False, None)]
+        placed = store.cup_tables(copy.id)
+        assert [(t.round, t.number, t.seats, t.reopened) for t in placed] == [(1, 1, one[0].seats, False),
+                                                                            (1, 2, one[1].seats, True)]
+        assert {t.table_id for t in placed}.isdisjoint({t.table_id for t in one})  # new tables, new links
+        assert [k for k, *_rest in store.cup_log(copy.id)] == ["reopen"]
+    assert client.post(again + "/draw").status_code == 303  # the copy goes on: round 2, 3 at table 2, 4 out
+    two = tables_of(app, copy, 2)
+    assert 3 in two[1].seats and sorted(n for t in two for n in t.seats) == [1, 2, 3, 5, 6, 7, 8, 9]
+
+
+def export_of(app, client) -> dict:
+    url, watch, cup, one, names = played_round_one(app, client)
+    return client.get(watch + "/export.json").get_json()
+
+
+def hostile(data, path, value):
+    """`data` with the part at `path` (keys and indexes) set to `value`."""
+    out = json.loads(json.dumps(data))
+    where = out
+    for key in path[:-1]:
+        where = where[key]
+    where[path[-1]] = value
+    return out
+
+
+@pytest.mark.parametrize("path, value, sentence", [
+    (("format",), "scorekeeper.table", "This is not a cup exported from Scorekeeper."),
+    (("name",), "\u202e" * 3, "The cup's name in the file is missing or not valid."),
+    (("held_on",), [2026], "The cup's day in the file is not valid."),
+    (("game",), "chess", "The file names a game this app doesn't know."),
+    (("rules", "odd_pile"), "always", "The cup's house rules in the file are not valid."),
+    (("rounds",), 13, "The cup's rounds, games per round, seed or rounds closed in the file are not valid."),
+    (("closed_rounds",), 2, "The cup's rounds, games per round, seed or rounds closed in the file are not valid."),
+    (("seed",), -5, "The cup's rounds, games per round, seed or rounds closed in the file are not valid."),
+    (("ranking", "rule"), "money", "The cup's ranking in the file is not valid."),  # money with no rate
+    (("players", 1, "name"), "anna", "Player #2: “anna” is on the list twice"),
+    (("players", 1, "number"), 1, "A player in the file is not valid."),
+    (("tables", 0, "seats", 0), 99, "Round 1, table 1: its seats name a start number that is no player of the cup."),
+    (("tables", 1, "seats", 0), "x", "Round 1, table 2: its seats name a start number"),
+    (("tables", 1, "round"), [1], "The cup's tables in the file are not valid."),
+    (("tables", 1, "number"), 3, "The cup's tables in the file are not valid."),
+    (("tables", 0, "table", "stake"), 500, "Round 1, table 1: its game, house rules or stake are not the cup's."),
+    (("tables", 0, "table", "game"), "koenigrufen", "Round 1, table 1: Königrufen has no house rule"),
+    (("log",), [{"kind": "reopen", "round": 1, "number": 7, "at": "2026-11-28T20:00:00"}],
+     "The cup's corrections' log in the file is not valid."),
+])
+def test_a_hostile_cup_file_is_refused_with_one_sentence_and_nothing_stored(app, client, path, value, sentence):
+    data = export_of(app, client)
+    if path[0] == "players" and path[-1] == "name":
+        data["players"][0]["name"] = "Anna"
+    with app.app_context():
+        from sqlalchemy import func, select
+        from scorekeeper.store.schema import tables, tournaments
+        with store.db.engine().connect() as conn:
+            counts = [conn.execute(select(func.count()).select_from(t)).scalar() for t in (tournaments, tables)]
+    r = client.post("/cups/import", data={"file": (io.BytesIO(json.dumps(hostile(data, path, value)).encode()),
+                                                    "cup.json")}, content_type="multipart/form-data")
+    assert r.status_code == 400 and sentence in text(r)
+    with app.app_context():
+        with store.db.engine().connect() as conn:
+            assert [conn.execute(select(func.count()).select_from(t)).scalar() for t in (tournaments, tables)] == counts
+
+
+def test_a_cup_file_with_a_table_over_the_rounds_games_is_refused(app, client):
+    data = export_of(app, client)
+    hands = data["tables"][0]["table"]["hands"]
+    extra = json.loads(json.dumps(hands[0]))
+    extra["number"] = hands[0]["number"] + 1
+    hands.append(extra)
+    r = client.post("/cups/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "cup.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 400 and "Round 1, table 1: it holds more hands than the round's games." in text(r)

@@ -16,7 +16,7 @@ from sqlalchemy import func, insert, select, update
 from ..engine.draw import draw_round
 from ..engine.games import get_game, resolve_rules
 from .db import engine, now, writing
-from .hands import new_table
+from .hands import insert_table, new_table
 from .links import TOURNAMENT, add_links, tournament_of
 from .locks import lock_tournament
 from .schema import (SCORER, VIEWER, CupTable, Entrant, NameTaken, NotFound, RoundOpen, Tournament, hands, tables,
@@ -40,6 +40,33 @@ def create_tournament(name: str, held_on: date, game: str, rules: dict, rounds: 
         if players:
             conn.execute(insert(tournament_players), [dict(tournament_id=tournament_id, number=i, name=p, active=True,
                                                            created_at=now()) for i, p in enumerate(players, 1)])
+        return add_links(conn, tournament_id, TOURNAMENT)[SCORER]
+
+
+def import_tournament(name: str, held_on: date, game: str, rules: dict, rounds: int, games_per_round: int, seed: int,
+                      closed_rounds: int, created_at, ranking: str, ranking_n: int, rate: int, currency: str, pot: str,
+                      players: list[tuple], tables: list[tuple], log: list[tuple]) -> str:
+    """Store a whole cup (from its export, checked by web/cup/cup_file.py) under new addresses, all or nothing;
+    return its director's key. `players`: [(number, name, active, fixed table)]; `tables`: [(round, number, seats,
+    reopened, TableInfo, [Hand])]; `log`: [(kind, round, number, when)]."""
+    tournament_id = secrets.token_urlsafe(16)
+    with writing() as conn:
+        conn.execute(insert(tournaments).values(id=tournament_id, name=name, held_on=held_on, game=game, rules=rules,
+                                                rounds=rounds, games_per_round=games_per_round, seed=seed,
+                                                closed_rounds=closed_rounds, version=0, created_at=created_at,
+                                                ranking=ranking, ranking_n=ranking_n, rate=rate, currency=currency,
+                                                pot=pot))
+        if players:
+            conn.execute(insert(tournament_players), [dict(tournament_id=tournament_id, number=n, name=who,
+                                                           active=active, fixed_table=fixed, created_at=created_at)
+                                                      for n, who, active, fixed in players])
+        for round_no, number, seats, reopened, table, hand_list in tables:
+            table_id = insert_table(conn, table, hand_list)
+            conn.execute(insert(tournament_tables).values(tournament_id=tournament_id, round=round_no, number=number,
+                                                          table_id=table_id, seats=list(seats), reopened=reopened))
+        if log:
+            conn.execute(insert(tournament_log), [dict(tournament_id=tournament_id, kind=kind, round=r, number=n,
+                                                       created_at=when) for kind, r, n, when in log])
         return add_links(conn, tournament_id, TOURNAMENT)[SCORER]
 
 

@@ -7,11 +7,12 @@ come from the evenings web/scoreboard.py keeps, and its board is one more client
 """
 from __future__ import annotations
 
+import json
 import secrets
 from datetime import date
 from fractions import Fraction
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask_babel import format_date
 from flask_babel import gettext as _
 
@@ -24,11 +25,14 @@ from ...engine.games.registry import GAMES
 from .. import scoreboard
 from ..access import load_tournament, polled, viewer_ok
 from ..bounds import invisible
-from ..l10n import say
+from ..l10n import locale_id, say
 from ..links import external, qr
 from ..parse import digits, money_minor
 from ..seating_check import name_problem, tidy
+from ..spreadsheet import Sheet, as_text
+from ..table_file import BadImport, read_upload
 from ..table_form import CURRENCIES, rule_value, rules_form
+from . import cup_file
 
 bp = Blueprint("cups", __name__)
 
@@ -209,7 +213,8 @@ def board(cup) -> dict:
         except CantSeat as e:
             problem = say(e)
     return dict(cup=cup, game=game, players=players, tables=rows, current=current, closed=closed, tables_in=in_,
-                standings=standings, results=results, rounds=range(1, current + 1), problem=problem, playing=len(playing),
+                standings=standings, results=results, rounds=range(1, current + 1), problem=problem,
+                playing=len(playing),
                 day=format_date(cup.held_on, "long"), director=cup.role == store.SCORER, ranking=ranking,
                 pot=cup_model.pot(standings), cents=cents, tag=store.tournament_tag(cup.id))
 
@@ -314,6 +319,52 @@ def _results(cup, placed) -> list:
         _table, evening = scoreboard.current(store.get_table(t.table_id))
         out.append((t.round, t.number, cup_model.by_seat(evening.rows, t.seats, cup.rate, cup.pot)))
     return out
+
+
+@bp.get("/k/<tournament_id>/export.json")
+@viewer_ok
+def export_json(tournament_id):
+    """The whole cup as one file: importing it restores the cup, its players, rounds, tables and log, under new
+    links."""
+    body = json.dumps(cup_file.cup_json(load_tournament(tournament_id)), ensure_ascii=False, indent=1)
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": 'attachment; filename="cup.json"'})
+
+
+@bp.get("/k/<tournament_id>/standings.csv")
+@viewer_ok
+def standings_csv(tournament_id):
+    """The standings for a spreadsheet: rank, start number, name, each round's points, the points, what the rule
+    counts, the money (the reader's CSV dialect: web/spreadsheet.py)."""
+    cup = load_tournament(tournament_id)
+    shown = board(cup)
+    counted = cup.ranking in ("best", "drop")
+    sheet = Sheet(locale_id())
+    sheet.row([as_text(_("Rank")), as_text(_("Start number")), as_text(_("Player"))]
+              + [as_text(_("Round %(n)s", n=r)) for r in shown["rounds"]] + [as_text(_("Points"))]
+              + ([as_text(_("Counted"))] if counted else []) + ([as_text(cup.currency)] if cup.rate else [])
+              + [as_text(_("dropped out"))])
+    for s in shown["standings"]:
+        per_round = {seat.round: seat.points for seat in s.rounds}
+        sheet.row([s.rank, s.number, as_text(s.name)]
+                  + [sheet.number(per_round[r]) if r in per_round else "" for r in shown["rounds"]]
+                  + [sheet.number(s.points)] + ([sheet.number(s.score)] if counted else [])
+                  + ([sheet.money(cents(s.money))] if cup.rate else []) + ["" if s.active else "x"])
+    return sheet.answer("standings.csv")
+
+
+@bp.route("/cups/import", methods=["GET", "POST"])
+def import_cup():
+    """Restore a cup from its file, under new links: all of it, or nothing and a sentence saying why."""
+    message = None
+    if request.method == "POST":
+        try:
+            data = read_upload(request.files.get("file"), _("Choose a cup's JSON export (at most 2 MB)."))
+            key = store.import_tournament(**cup_file.parse_cup(data, MAX_ROUNDS, MAX_GAMES, MAX_PLAYERS))
+            return redirect(url_for("cups.show", tournament_id=key), 303)
+        except BadImport as e:
+            message = str(e)
+    return render_template("cup/import.html", message=message), 400 if message else 200
 
 
 @bp.post("/k/<tournament_id>/players")
