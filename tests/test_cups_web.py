@@ -298,6 +298,10 @@ def test_choosing_another_game_shows_its_house_rules_before_the_cup_starts(clien
     assert 'name="rule_kontra_in_scores"' in page and 'name="rules_for" value="koenigrufen"' in page
     shown = client.get("/cups/new?game=koenigrufen").get_data(as_text=True)
     assert 'name="rule_tarif"' in shown
+    # the button beside the game shows its rules, the input kept, nothing checked yet
+    r = client.post("/cups/new", data={**CUP, "game": "koenigrufen", "name": "", "show_rules": "1"})
+    assert r.status_code == 200 and 'name="rule_tarif"' in r.get_data(as_text=True)
+    assert 'class="field-error"' not in r.get_data(as_text=True) and CUP["players"] in r.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("changes, sentence", [

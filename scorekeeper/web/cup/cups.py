@@ -154,7 +154,7 @@ def new_cup():
         {"held_on": date.today().isoformat(), "rounds": "3", "games": "16", "ranking": "points", "currency": "EUR",
          "pot": "none", **request.args.to_dict()}  # ?game=…: its house rules shown (the button beside the game)
     errors: dict[str, str] = {}
-    if request.method == "POST":
+    if request.method == "POST" and not request.form.get("show_rules"):  # not the button showing a game's rules
         values, errors = _form_problems(request.form)
         if not errors:
             game = values["game"]
