@@ -101,8 +101,9 @@ def test_a_small_cup_night(page, live_server, browser):
     projector = browser.new_page(viewport={"width": 1280, "height": 720})
     projector.goto(watch + "/projector")
     expect(projector.locator(".projector .cup-in")).to_contain_text("Round 2 of 2", timeout=WAIT)
+    lines = projector.locator(".projector-standings tbody tr").all()
     rows = [(int(r.locator("td").first.inner_text()), r.locator("th").inner_text().strip(),
-             r.locator("td").last.inner_text().strip()) for r in projector.locator(".projector-standings tbody tr").all()]
+             r.locator("td").last.inner_text().strip()) for r in lines]
     assert rows == expected
     no_sideways_scroll(projector)
     projector.screenshot(path="/tmp/cup-projector.png")
