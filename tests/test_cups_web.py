@@ -369,25 +369,26 @@ def test_a_closed_rounds_table_is_corrected_only_when_the_director_opens_it(app,
     client.post(scorer + "/undo")
     with app.app_context():
         assert store.hands_in([one.table_id]) == {one.table_id: 1}  # Undo refused too
-    assert client.post(watch + "/rounds/1/tables/1", data={"open": "1"}).status_code == 403  # the director's alone
-    assert client.post(url + "/rounds/1/tables/1", data={"open": "1"}).status_code == 303
+    opening = {"open": "1", "round": "1", "number": "1"}
+    assert client.post(watch + "/corrections", data=opening).status_code == 403  # the director's alone
+    assert client.post(url + "/corrections", data={"open": "1", "round": "1", "number": "1"}).status_code == 303
     page = text(client.get(url))
     assert "Round 1, table 1 opened for a correction" in page
     assert client.post(scorer + "/hands/1", data=fixed).status_code == 303  # 50 − 36 = +14 now
     assert ranks(client, url)[one.seats[0]] == (1, "+14")
     client.post(scorer + "/undo")  # the correction is undone at the table, as any change
     assert ranks(client, url)[one.seats[0]] == (1, "+4")
-    assert client.post(url + "/rounds/1/tables/1", data={"open": "0"}).status_code == 303
+    assert client.post(url + "/corrections", data={"open": "0", "round": "1", "number": "1"}).status_code == 303
     assert "Round 1, table 1 closed again" in text(client.get(url))
     assert "corrected only when the director opens" in text(client.post(scorer + "/hands/1", data=fixed))
-    r = client.post(url + "/rounds/1/tables/9", data={"open": "1"})
+    r = client.post(url + "/corrections", data={"open": "1", "round": "1", "number": "9"})
     assert r.status_code == 404 and "Round 1 has no table 9." in text(r)
 
 
 def test_a_round_being_played_is_not_opened_for_a_correction(app, client):
     url = start(client)
     client.post(url + "/draw")
-    r = client.post(url + "/rounds/1/tables/1", data={"open": "1"})
+    r = client.post(url + "/corrections", data={"open": "1", "round": "1", "number": "1"})
     assert r.status_code == 409 and "Round 1 isn't closed" in text(r)
 
 
@@ -480,7 +481,7 @@ def test_the_standings_csv_has_each_players_line_by_start_number(app, client):
 
 def test_a_cup_exported_and_imported_comes_back_whole_under_new_links(app, client):
     url, watch, cup, one, names = played_round_one(app, client)
-    client.post(url + "/rounds/1/tables/2", data={"open": "1"})
+    client.post(url + "/corrections", data={"open": "1", "round": "1", "number": "2"})
     client.post(url + "/players/3/table", data={"table": "2"})
     client.post(url + "/players/4", data={"playing": "0"})
     client.post(url + "/players", data={"name": "Ines"})  # 9: eight play on
@@ -568,3 +569,22 @@ def test_a_cup_file_with_a_table_over_the_rounds_games_is_refused(app, client):
     r = client.post("/cups/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "cup.json")},
                     content_type="multipart/form-data")
     assert r.status_code == 400 and "Round 1, table 1: it holds more hands than the round's games." in text(r)
+
+
+def test_a_watch_links_poll_is_kept_per_tag_and_follows_each_save(app, client):
+    """The room's phones ask for the same board after each Save: it is rendered once per tag (web/cup/cups.py
+    answer_poll), and a Save at any table gives a new tag and a new board."""
+    url = start(client)
+    cup = cup_of(app, url)
+    client.post(url + "/draw")
+    with app.app_context():
+        watch = "/k/" + store.share_links(cup.id, store.TOURNAMENT)[store.VIEWER]
+    first = client.get(watch + "/live")
+    assert client.get(watch + "/live").get_data() == first.get_data()  # the kept answer
+    assert "0 of 2 tables in" in text(first)
+    troccas_hand(app, tables_of(app, cup, 1)[1], 40)
+    again = client.get(watch + "/live", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 200 and "1 of 2 tables in" in text(again)
+    projector = client.get(watch + "/projector/live")
+    assert "1 of 2 tables in" in text(projector) and 'id="cup-projector"' in projector.get_data(as_text=True)
+    assert 'name="csrf_token"' not in again.get_data(as_text=True)

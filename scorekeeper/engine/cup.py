@@ -65,6 +65,7 @@ class Standing:
     rounds: list = field(default_factory=list)  # [Seat]
     counted: frozenset = frozenset()  # the rounds the rule counts (best N, or all but the dropped)
     rank: int = 0
+    played: dict = field(default_factory=dict)  # {round: points} of the rounds played (a page's columns)
 
 
 def by_seat(rows, seats, rate: int = 0, pot: str = "none") -> dict[int, Seat]:
@@ -112,6 +113,7 @@ def standings(players, results, ranking: Ranking = Ranking(), drawn: int | None 
             line.money += seat.money
             line.to_pot += seat.to_pot
             line.rounds.append(seat)
+            line.played[rnd] = line.played.get(rnd, 0) + seat.points
     if drawn is None:
         drawn = max((r for r, _t, _g in results), default=0)
     for line in lines.values():

@@ -10,7 +10,8 @@ from .hands import (add_hand, added_since, by_token, change_table, changed_by, c
                     undo)
 from .circles import (circle_of, circle_tables, circle_tag, create_circle, get_circle, import_circle,  # noqa: F401
                       join_circle, rename_circle, set_pot_rule, set_watch)
-from .tournaments import (add_entrant, close_round, create_tournament, cup_log, cup_tables,  # noqa: F401
+from .tournaments import (add_entrant, close_round, create_tournament, cup_log, cup_table_infos,  # noqa: F401
+                          cup_tables,
                           draw_next_round, entrants, get_tournament, hands_in, import_tournament, reopen_table,
                           set_fixed_table, set_playing, tournament_of_table, tournament_tag)
 from .tournaments import STAKE as CUP_STAKE  # noqa: F401

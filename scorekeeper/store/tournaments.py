@@ -19,7 +19,7 @@ from .db import engine, now, writing
 from .hands import insert_table, new_table
 from .links import TOURNAMENT, add_links, tournament_of
 from .locks import lock_tournament
-from .schema import (SCORER, VIEWER, CupTable, Entrant, NameTaken, NotFound, RoundOpen, Tournament, hands, tables,
+from .schema import (SCORER, VIEWER, CupTable, table_info, Entrant, NameTaken, NotFound, RoundOpen, Tournament, hands, tables,
                      tournament_log, tournament_players, tournament_tables, tournaments)
 
 STAKE = 10  # a cup's tables' stake when it has no rate (the money is not ranked): 10 cents a point, the Tarockcups'
@@ -124,6 +124,14 @@ def cup_tables(tournament_id: str, conn=None) -> list[CupTable]:
     else:
         rows = conn.execute(query).all()
     return [CupTable(r.round, r.number, r.table_id, tuple(r.seats), r.reopened) for r in rows]
+
+
+def cup_table_infos(tournament_id: str) -> dict[str, object]:
+    """Every round's tables of the cup as the app's tables (TableInfo), by id, in one read."""
+    mine = select(tournament_tables.c.table_id).where(tournament_tables.c.tournament_id == tournament_id)
+    with engine().connect() as conn:
+        rows = conn.execute(select(tables).where(tables.c.id.in_(mine))).all()
+    return {r.id: table_info(r) for r in rows}
 
 
 def tournament_of_table(table_id: str) -> tuple[Tournament, CupTable] | None:

@@ -26,6 +26,7 @@ from .. import scoreboard
 from ..access import load_tournament, polled, viewer_ok
 from ..bounds import invisible
 from ..l10n import locale_id, say
+from ..kept import of_app
 from ..links import external, qr
 from ..parse import digits, money_minor
 from ..seating_check import name_problem, tidy
@@ -189,11 +190,12 @@ def board(cup) -> dict:
     players = store.entrants(cup.id)
     names = {p.number: p.name for p in players}
     placed = store.cup_tables(cup.id)
-    counts = store.hands_in([t.table_id for t in placed])
-    keys = store.share_links_of([t.table_id for t in placed]) if placed else {}
+    current = max((t.round for t in placed), default=0)
+    now = [t.table_id for t in placed if t.round == current]  # the round being played: its counts and links
+    counts = store.hands_in(now)
+    keys = store.share_links_of(now) if now else {}
     ranking = ranking_of(cup)
     results, rows = [], []
-    current = max((t.round for t in placed), default=0)
     for (_r, _n, seats), t in zip(_results(cup, placed), placed):
         results.append((t.round, t.number, seats))
         if t.round == current:
@@ -226,9 +228,11 @@ def render_page(cup, template: str = "cup/page.html", status: int = 200, **extra
     closed = []
     if shown["director"] and template == "cup/page.html":  # the corrections: a closed round's tables, the log
         placed = [t for t in store.cup_tables(cup.id) if t.round <= cup.closed_rounds]
-        keys = store.share_links_of([t.table_id for t in placed]) if placed else {}
+        opened = [t.table_id for t in placed if t.reopened]  # only a table open for a correction shows its link
+        keys = store.share_links_of(opened) if opened else {}
         closed = [dict(round=t.round, number=t.number, reopened=t.reopened,
-                       scorer=url_for("tables.show", table_id=keys[t.table_id][store.SCORER])) for t in placed]
+                       scorer=url_for("tables.show", table_id=keys[t.table_id][store.SCORER]) if t.reopened else None)
+                  for t in placed]
     return render_template(template, **shown, watch_url=watch, watch_qr=qr(watch), errors=extra.get("errors", {}),
                            walk_in=extra.get("walk_in", ""), said=extra.get("said"), fixed=extra.get("fixed", {}),
                            closed_tables=closed, log=store.cup_log(cup.id) if closed else []), status
@@ -242,14 +246,33 @@ def show(tournament_id):
     return render_page(load_tournament(tournament_id))
 
 
+def answer_poll(cup, kind: str, render):
+    """Answer a cup's poll (web/scoreboard.py answer_poll). A watch link's answer is kept per app for the cup's tag,
+    language and kind: a room of phones polling every 2 s asks for the same board after each Save, and it is
+    rendered once (a director's holds forms with the session's CSRF token: never kept)."""
+    tag = store.tournament_tag(cup.id)
+    if cup.role != store.VIEWER:
+        return scoreboard.answer_poll(tag, render)
+    kept = of_app("cup-polls", 64)
+    version = tuple(int(n) for n in tag[1:].split("."))  # each part only grows: a later tag is a greater tuple
+    key = (kind, cup.id, locale_id(), locale_id(cup.currency))
+
+    def shown():
+        body = kept.at(key, version)
+        if body is None:
+            body = render()
+            kept.keep(key, version, body)
+        return body
+    return scoreboard.answer_poll(tag, shown)
+
+
 @bp.get("/k/<tournament_id>/live")
 @viewer_ok
 @polled
 def live(tournament_id):
     """Answer the cup's poll as a circle's is answered (web/scoreboard.py)."""
     cup = load_tournament(tournament_id)
-    return scoreboard.answer_poll(store.tournament_tag(cup.id),
-                                  lambda: render_page(cup, template="cup/_poll.html")[0])
+    return answer_poll(cup, "board", lambda: render_page(cup, template="cup/_poll.html")[0])
 
 
 def watch_link(cup) -> tuple[str, str]:
@@ -275,8 +298,7 @@ def projector(tournament_id):
 def projector_live(tournament_id):
     """Answer the projector's poll as the cup's page's is answered (web/scoreboard.py)."""
     cup = load_tournament(tournament_id)
-    return scoreboard.answer_poll(store.tournament_tag(cup.id),
-                                  lambda: render_template("cup/_projector_poll.html", **board(cup)))
+    return answer_poll(cup, "projector", lambda: render_template("cup/_projector_poll.html", **board(cup)))
 
 
 PRINTOUTS = ("seating", "slips", "results")
@@ -313,10 +335,11 @@ def printout(tournament_id, what):
 
 
 def _results(cup, placed) -> list:
-    """Each table's result by start number: [(round, table, {start number: Seat})]."""
+    """Each table's result by start number: [(round, table, {start number: Seat})], the tables read at once."""
     out = []
+    infos = store.cup_table_infos(cup.id)
     for t in placed:
-        _table, evening = scoreboard.current(store.get_table(t.table_id))
+        _table, evening = scoreboard.current(infos[t.table_id])
         out.append((t.round, t.number, cup_model.by_seat(evening.rows, t.seats, cup.rate, cup.pot)))
     return out
 
@@ -410,10 +433,11 @@ def fixed_table(tournament_id, number):
     return redirect(url_for("cups.show", tournament_id=cup.id), 303)
 
 
-@bp.post("/k/<tournament_id>/rounds/<int:round_no>/tables/<int:number>")
-def correct(tournament_id, round_no, number):
+@bp.post("/k/<tournament_id>/corrections")
+def correct(tournament_id):
     """Open a closed round's table for a correction (its scorer link takes edits again), or close it again."""
     cup = load_tournament(tournament_id)
+    round_no, number = digits(request.form.get("round"), 2) or 0, digits(request.form.get("number"), 3) or 0
     try:
         store.reopen_table(cup.id, round_no, number, reopen=request.form.get("open") == "1")
     except store.RoundOpen:
