@@ -10,8 +10,8 @@ the Saves' median, p99 and slowest (goal: no error, p99 under 1 s).
 
 The pages: the director's page and the standings (the watch page's poll answer: the board a phone gets when a table
 saves) at round 1 (drawn, no hand yet) and after 3 rounds x 16 games (1,440 hands), each the median of 7 GETs after
-a first (the test client, one process; each rendered anew, not the answer kept for the room's phones), and its size Brotli-compressed as the app sends it. Goals: within 1.5x the
-time at round 1, at most 15 KB compressed.
+a first (the test client, one process; each rendered anew, not the answer kept for the room's phones), and its
+size Brotli-compressed as the app sends it. Goals: within 1.5x the time at round 1, at most 15 KB compressed.
 """
 from __future__ import annotations
 

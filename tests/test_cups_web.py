@@ -427,6 +427,7 @@ def played_round_one(app, client):
 
 
 def test_the_projector_shows_the_standings_large_and_follows_the_poll(app, client):
+    app.config["CUP_POLL_FRESH"] = 0  # every poll sees the latest change (the kept board's window: test above)
     url, watch, cup, one, names = played_round_one(app, client)
     r = client.get(watch + "/projector")
     page = r.get_data(as_text=True)
@@ -579,10 +580,14 @@ def test_a_watch_links_poll_is_kept_per_tag_and_follows_each_save(app, client):
     client.post(url + "/draw")
     with app.app_context():
         watch = "/k/" + store.share_links(cup.id, store.TOURNAMENT)[store.VIEWER]
+    app.config["CUP_POLL_FRESH"] = 3600  # a kept board is served however long ago it was made
     first = client.get(watch + "/live")
     assert client.get(watch + "/live").get_data() == first.get_data()  # the kept answer
     assert "0 of 2 tables in" in text(first)
     troccas_hand(app, tables_of(app, cup, 1)[1], 40)
+    # within the window the kept board stands, under its own tag: the phone showing it hears nothing new yet
+    assert client.get(watch + "/live", headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    app.config["CUP_POLL_FRESH"] = 0  # the window past: the next poll brings the Save
     again = client.get(watch + "/live", headers={"If-None-Match": first.headers["ETag"]})
     assert again.status_code == 200 and "1 of 2 tables in" in text(again)
     projector = client.get(watch + "/projector/live")

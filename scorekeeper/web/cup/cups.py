@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from datetime import date
 from fractions import Fraction
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import format_date
 from flask_babel import gettext as _
 
@@ -246,24 +247,30 @@ def show(tournament_id):
     return render_page(load_tournament(tournament_id))
 
 
+FRESH = 1.0  # seconds a watch link's kept board is served after a newer Save (app config CUP_POLL_FRESH)
+
+
 def answer_poll(cup, kind: str, render):
-    """Answer a cup's poll (web/scoreboard.py answer_poll). A watch link's answer is kept per app for the cup's tag,
-    language and kind: a room of phones polling every 2 s asks for the same board after each Save, and it is
-    rendered once (a director's holds forms with the session's CSRF token: never kept)."""
+    """Answer a cup's poll (web/scoreboard.py answer_poll). A watch link's answer is kept per app for the cup's
+    language and kind, and served to every phone that asks within FRESH seconds of its making, under its own tag,
+    even when a Save came since: a room of phones polling every 2 s while 30 tables save is answered with one board
+    a second (each phone's next poll brings the newer one), not one a phone. A director's answer holds forms with
+    the session's CSRF token: never kept."""
     tag = store.tournament_tag(cup.id)
     if cup.role != store.VIEWER:
         return scoreboard.answer_poll(tag, render)
     kept = of_app("cup-polls", 64)
     version = tuple(int(n) for n in tag[1:].split("."))  # each part only grows: a later tag is a greater tuple
     key = (kind, cup.id, locale_id(), locale_id(cup.currency))
-
-    def shown():
-        body = kept.at(key, version)
-        if body is None:
-            body = render()
-            kept.keep(key, version, body)
-        return body
-    return scoreboard.answer_poll(tag, shown)
+    found = kept.get(key)
+    now = time.monotonic()
+    fresh = current_app.config.get("CUP_POLL_FRESH", FRESH)
+    if found is not None and (found[0] == version or now - found[1][2] < fresh):
+        shown_tag, body = found[1][0], found[1][1]
+    else:
+        shown_tag, body = tag, render()
+        kept.keep(key, version, (tag, body, now))
+    return scoreboard.answer_poll(shown_tag, lambda: body)
 
 
 @bp.get("/k/<tournament_id>/live")
