@@ -4,9 +4,9 @@ then the director's page and the standings at round 1 against 3 rounds x 16 game
 
 The load: one thread a table saves its round's 16 hands as a phone does (the table's page for its cookie and form,
 then each Save, an idempotency token each), all 30 at once; meanwhile 120 phones poll the watch page's board and the
-projector's every 2 s with the version they show (If-None-Match), as static/board.js does (the phones share threads:
-a thread a phone). Reported: errors (no answer within 5 s, or not the status expected), and
-the Saves' median, p99 and slowest (goal: no error, p99 under 1 s).
+projector's every 2 s with the version they show (If-None-Match), as static/board.js does (a thread a phone).
+Reported: errors (no answer within 5 s, or not the status expected), and the Saves' median, p99 and slowest (goal:
+no error, p99 under 1 s).
 
 The pages: the director's page and the standings (the watch page's poll answer: the board a phone gets when a table
 saves) at round 1 (drawn, no hand yet) and after 3 rounds x 16 games (1,440 hands), each the median of 7 GETs after
