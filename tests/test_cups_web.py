@@ -539,6 +539,7 @@ def hostile(data, path, value):
     (("tables", 1, "seats", 0), "x", "Round 1, table 2: its seats name a start number"),
     (("tables", 1, "round"), [1], "The cup's tables in the file are not valid."),
     (("tables", 1, "number"), 3, "The cup's tables in the file are not valid."),
+    (("tables", 0, "games"), "many", "Round 1, table 1: its games in the round are not valid."),
     (("tables", 0, "table", "stake"), 500, "Round 1, table 1: its game, house rules or stake are not the cup's."),
     (("tables", 0, "table", "game"), "koenigrufen", "Round 1, table 1: Königrufen has no house rule"),
     (("log",), [{"kind": "reopen", "round": 1, "number": 7, "at": "2026-11-28T20:00:00"}],

@@ -220,3 +220,36 @@ def test_a_fixed_table_seats_the_player_there_from_the_next_round(db_app):
         assert 16 in mine[0].seats and 3 in mine[3].seats
         assert sorted(n for t in mine for n in t.seats) == list(range(1, 17))
         store.close_round(cup.id, r, end_unfinished=True)
+
+
+def test_a_table_of_another_size_plays_its_own_count_of_games(db_app):
+    """Games per round are given for tables of the usual size (4) and scale with a table's size, so that each player
+    deals as often (the Tarockcups: 16 at 4, 20 at 5): here 1 at 4 is 1 × 5 ÷ 4 = 1.25, rounded up: 2 at 5."""
+    key = store.create_tournament("Tarockcup", date(2026, 11, 28), "koenigrufen",
+                                  resolve_rules(get_game("koenigrufen"), None), 2, 1, 38, NAMES[:9])
+    cup = store.find_tournament(key)
+    store.draw_next_round(cup.id)
+    five, four = store.cup_tables(cup.id)  # 9 players at Königrufen's tables of 4 and 5: one of each, 5 first
+    assert (len(five.seats), five.games, len(four.seats), four.games) == (5, 2, 4, 1)
+
+    def rufer(table_id):
+        p = store.get_table(table_id).players
+        facts = {"contract": "rufer", "declarer": p[0], "partner": p[2], "game_won": True}
+        return {**facts, "dealer": p[4]} if len(p) == 5 else facts  # at five the dealer sits the hand out
+    store.save_hand(four.table_id, rufer(four.table_id))
+    with pytest.raises(store.RoundFull):
+        store.save_hand(four.table_id, rufer(four.table_id))
+    store.save_hand(five.table_id, rufer(five.table_id))
+    with pytest.raises(store.RoundOpen):
+        store.close_round(cup.id, 1)  # the table of five has 1 of its 2
+    store.save_hand(five.table_id, rufer(five.table_id))
+    with pytest.raises(store.RoundFull) as e:
+        store.save_hand(five.table_id, rufer(five.table_id))
+    assert e.value.games == 2
+    assert store.close_round(cup.id, 1)  # every table has its own count in
+
+
+def test_games_at_a_size():
+    from scorekeeper.engine.cup import games_at
+    # games × size ÷ usual, rounded up: 16 × 5 ÷ 4 = 20, 16 × 3 ÷ 4 = 12, 10 × 5 ÷ 4 = 12.5 → 13, 16 × 4 ÷ 4 = 16
+    assert [games_at(16, 5, 4), games_at(16, 3, 4), games_at(10, 5, 4), games_at(16, 4, 4)] == [20, 12, 13, 16]

@@ -68,6 +68,12 @@ class Standing:
     played: dict = field(default_factory=dict)  # {round: points} of the rounds played (a page's columns)
 
 
+def games_at(games: int, size: int, usual: int) -> int:
+    """A table's games in a round when the cup gives `games` for tables of the usual size: each player deals as often
+    as at a usual table, games × size ÷ usual, rounded up (the Tarockcups: 16 at 4, 20 at 5; 12 at 3)."""
+    return -(-games * size // usual)
+
+
 def by_seat(rows, seats, rate: int = 0, pot: str = "none") -> dict[int, Seat]:
     """A table's result per start number, read hand by hand by seat: `rows` are the evening's (each with its
     players in their seats, its scores, and its payouts at the table's stake, which is the cup's rate), `seats`

@@ -38,6 +38,11 @@ class Draw:
         return {"seed": self.seed, "rounds": [[list(t) for t in r] for r in self.rounds]}
 
 
+def usual_size(allowed: range) -> int:
+    """The table size a cup's draw prefers and its games per round are given for: 4 where the game allows it."""
+    return min(max(4, allowed.start), allowed.stop - 1)
+
+
 def table_sizes(n: int, allowed: range, preferred: int | None = None) -> list[int]:
     """Split n players into tables whose sizes are in `allowed` (a run of sizes, as Game.players_allowed gives),
     as near the preferred size (the game's usual: 4 where allowed) as they can be, larger tables first.
@@ -46,7 +51,7 @@ def table_sizes(n: int, allowed: range, preferred: int | None = None) -> list[in
     """
     low, high = allowed.start, allowed.stop - 1
     if preferred is None:
-        preferred = min(max(4, low), high)
+        preferred = usual_size(allowed)
     best = None
     for count in range(1, n // low + 1) if n >= low else ():
         small, extra = divmod(n, count)

@@ -33,7 +33,7 @@ _LAST_HAND = (select(hands.c.number, hands.c.dealer, hands.c.setup, hands.c.fact
 _LIVE = select(func.count(hands.c.facts)).where(hands.c.table_id == _TABLE_ID)  # reads every hand's row
 # a cup's table (issue 38): its round, and the cup's rounds closed and games per round (by the table_id index)
 _CUP_ROUND = (select(tournament_tables.c.round, tournament_tables.c.reopened, tournaments.c.closed_rounds,
-                     tournaments.c.games_per_round)
+                     func.coalesce(tournament_tables.c.games, tournaments.c.games_per_round).label("games_per_round"))
               .join_from(tournament_tables, tournaments, tournament_tables.c.tournament_id == tournaments.c.id)
               .where(tournament_tables.c.table_id == _TABLE_ID))
 _LAST_DEALER = (select(hands.c.dealer, hands.c.setup).where(hands.c.table_id == _TABLE_ID, hands.c.facts.is_not(None))

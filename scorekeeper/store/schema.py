@@ -114,6 +114,7 @@ tournament_tables = Table(
     Column("seats", JSON, nullable=False),
     # a closed round's table the director opened for a correction: it takes edits again until closed again
     Column("reopened", Boolean, nullable=False, server_default=false()),
+    Column("games", Integer, nullable=True),  # its games this round (engine/cup.py games_at); None: the cup's
 )
 
 # the director's corrections after a round closed: a table opened for a correction ("reopen") and closed again
@@ -362,6 +363,7 @@ class CupTable:
     table_id: str
     seats: tuple
     reopened: bool = False
+    games: int | None = None  # its games this round, by its size (None: the cup's games per round)
 
 
 class RoundOpen(Exception):

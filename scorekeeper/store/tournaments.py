@@ -13,7 +13,8 @@ from datetime import date
 
 from sqlalchemy import func, insert, select, update
 
-from ..engine.draw import draw_round
+from ..engine.cup import games_at
+from ..engine.draw import draw_round, usual_size
 from ..engine.games import get_game, resolve_rules
 from .db import engine, now, writing
 from .hands import insert_table, new_table
@@ -48,7 +49,7 @@ def import_tournament(name: str, held_on: date, game: str, rules: dict, rounds: 
                       players: list[tuple], tables: list[tuple], log: list[tuple]) -> str:
     """Store a whole cup (from its export, checked by web/cup/cup_file.py) under new addresses, all or nothing;
     return its director's key. `players`: [(number, name, active, fixed table)]; `tables`: [(round, number, seats,
-    reopened, TableInfo, [Hand])]; `log`: [(kind, round, number, when)]."""
+    reopened, games, TableInfo, [Hand])]; `log`: [(kind, round, number, when)]."""
     tournament_id = secrets.token_urlsafe(16)
     with writing() as conn:
         conn.execute(insert(tournaments).values(id=tournament_id, name=name, held_on=held_on, game=game, rules=rules,
@@ -60,10 +61,11 @@ def import_tournament(name: str, held_on: date, game: str, rules: dict, rounds: 
             conn.execute(insert(tournament_players), [dict(tournament_id=tournament_id, number=n, name=who,
                                                            active=active, fixed_table=fixed, created_at=created_at)
                                                       for n, who, active, fixed in players])
-        for round_no, number, seats, reopened, table, hand_list in tables:
+        for round_no, number, seats, reopened, games, table, hand_list in tables:
             table_id = insert_table(conn, table, hand_list)
             conn.execute(insert(tournament_tables).values(tournament_id=tournament_id, round=round_no, number=number,
-                                                          table_id=table_id, seats=list(seats), reopened=reopened))
+                                                          table_id=table_id, seats=list(seats), reopened=reopened,
+                                                          games=games))
         if log:
             conn.execute(insert(tournament_log), [dict(tournament_id=tournament_id, kind=kind, round=r, number=n,
                                                        created_at=when) for kind, r, n, when in log])
@@ -123,7 +125,7 @@ def cup_tables(tournament_id: str, conn=None) -> list[CupTable]:
             rows = conn.execute(query).all()
     else:
         rows = conn.execute(query).all()
-    return [CupTable(r.round, r.number, r.table_id, tuple(r.seats), r.reopened) for r in rows]
+    return [CupTable(r.round, r.number, r.table_id, tuple(r.seats), r.reopened, r.games) for r in rows]
 
 
 def cup_table_infos(tournament_id: str) -> dict[str, object]:
@@ -175,7 +177,7 @@ def close_round(tournament_id: str, round_no: int, end_unfinished: bool = False)
         conn.execute(select(tables.c.id).where(tables.c.id.in_([t.table_id for t in mine])).order_by(tables.c.id)
                      .with_for_update()).all()  # the cup, then its tables by id: store/locks.py's order
         counts = hands_in([t.table_id for t in mine], conn)
-        if not end_unfinished and any(n < row.games_per_round for n in counts.values()):
+        if not end_unfinished and any(counts[t.table_id] < (t.games or row.games_per_round) for t in mine):
             raise RoundOpen(round_no)
         conn.execute(update(tournaments).where(tournaments.c.id == tournament_id)
                      .values(closed_rounds=round_no, version=tournaments.c.version + 1))
@@ -201,14 +203,16 @@ def draw_next_round(tournament_id: str) -> int:
         fixed = {p.number: p.fixed_table for p in playing if p.fixed_table}
         game = get_game(row.game)
         by_round = [tuple(t.seats for t in past if t.round == r) for r in range(1, drawn + 1)]
-        seated = draw_round(list(names), game.players_allowed(resolve_rules(game, row.rules)), row.seed, by_round,
-                            fixed)
+        allowed = game.players_allowed(resolve_rules(game, row.rules))
+        seated = draw_round(list(names), allowed, row.seed, by_round, fixed)
         for number, seats in enumerate(seated, 1):
             # the cup's house rules, and its rate as the stake (engine/cup.py reads the money at the rate from it)
             table_id = new_table(conn, row.game, [names[n] for n in seats], dict(row.rules), row.rate or STAKE,
                                  row.currency, 0, played_on=row.held_on)
             conn.execute(insert(tournament_tables).values(tournament_id=tournament_id, round=drawn + 1,
-                                                          number=number, table_id=table_id, seats=list(seats)))
+                                                          number=number, table_id=table_id, seats=list(seats),
+                                                          games=games_at(row.games_per_round, len(seats),
+                                                                         usual_size(allowed))))
         _bump(conn, tournament_id)
         return drawn + 1
 

@@ -25,6 +25,7 @@ def cup_json(cup) -> dict:
     for t in store.cup_tables(cup.id):
         table = store.get_table(t.table_id)
         tables.append({"round": t.round, "number": t.number, "seats": list(t.seats), "reopened": t.reopened,
+                       "games": t.games,
                        "table": table_json(table, store.list_hands(t.table_id))})
     return {"format": FORMAT, "format_version": 1, "name": cup.name, "held_on": cup.held_on.isoformat(),
             "game": cup.game, "rules": cup.rules, "rounds": cup.rounds, "games_per_round": cup.games_per_round,
@@ -139,14 +140,17 @@ def _tables(found, rounds: int, closed: int, games: int, players: list, game, ru
                 raise BadImport(_("its game, house rules or stake are not the cup's."))
             if len(table.players) != len(seats):
                 raise BadImport(_("its players are not as many as its seats."))
-            if sum(h.facts is not None for h in hands) > games:
+            mine_games = item.get("games")
+            if mine_games is not None and not (small_number(mine_games) and 1 <= mine_games <= 2 * games):
+                raise BadImport(_("its games in the round are not valid."))
+            if sum(h.facts is not None for h in hands) > (mine_games or games):
                 raise BadImport(_("it holds more hands than the round's games."))
             if item["reopened"] and item["round"] > closed:
                 raise BadImport(_("it is open for a correction, but its round isn't closed."))
         except BadImport as e:
             raise BadImport(_("Round %(round)s, table %(n)s: %(message)s", round=where[0], n=where[1],
                               message=str(e))) from None
-        out.append((item["round"], item["number"], tuple(seats), item["reopened"], table, hands))
+        out.append((item["round"], item["number"], tuple(seats), item["reopened"], mine_games, table, hands))
     drawn = max(seated, default=0)
     for r in range(1, drawn + 1):
         mine = sorted(n for rr, n, *_rest in out if rr == r)

@@ -201,7 +201,8 @@ def board(cup) -> dict:
         results.append((t.round, t.number, seats))
         if t.round == current:
             rows.append(dict(number=t.number, seats=[(n, names.get(n, "?"), seats[n].points) for n in t.seats],
-                             hands=counts[t.table_id], done=counts[t.table_id] >= cup.games_per_round,
+                             hands=counts[t.table_id], games=t.games or cup.games_per_round,
+                             done=counts[t.table_id] >= (t.games or cup.games_per_round),
                              scorer=url_for("tables.show", table_id=keys[t.table_id][store.SCORER]),
                              watch=url_for("tables.show", table_id=keys[t.table_id][store.VIEWER])))
     standings = cup_model.standings([(p.number, p.name, p.active) for p in players], results, ranking, current,
