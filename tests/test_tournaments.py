@@ -251,5 +251,6 @@ def test_a_table_of_another_size_plays_its_own_count_of_games(db_app):
 
 def test_games_at_a_size():
     from scorekeeper.engine.cup import games_at
-    # games × size ÷ usual, rounded up: 16 × 5 ÷ 4 = 20, 16 × 3 ÷ 4 = 12, 10 × 5 ÷ 4 = 12.5 → 13, 16 × 4 ÷ 4 = 16
+    # games × size ÷ usual, rounded up:
+    # 16 × 5 ÷ 4 = 20, 16 × 3 ÷ 4 = 12, 10 × 5 ÷ 4 = 12.5 → 13, 16 × 4 ÷ 4 = 16
     assert [games_at(16, 5, 4), games_at(16, 3, 4), games_at(10, 5, 4), games_at(16, 4, 4)] == [20, 12, 13, 16]
