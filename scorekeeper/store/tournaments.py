@@ -21,8 +21,7 @@ from .hands import insert_table, new_table
 from .links import TOURNAMENT, add_links, tournament_of
 from .locks import lock_tournament
 from .schema import (SCORER, VIEWER, CupTable, Entrant, NameTaken, NotFound, RoundOpen, Tournament, hands, table_info,
-                     tables,
-                     tournament_log, tournament_players, tournament_tables, tournaments)
+                     tables, tournament_log, tournament_players, tournament_tables, tournaments)
 
 STAKE = 10  # a cup's tables' stake when it has no rate (the money is not ranked): 10 cents a point, the Tarockcups'
 
