@@ -226,6 +226,7 @@ def board(cup) -> dict:
 def render_page(cup, template: str = "cup/page.html", status: int = 200, **extra):
     keys = store.share_links(cup.id, store.TOURNAMENT)
     watch = external("cups.show", tournament_id=keys[store.VIEWER])
+    code = qr(watch) if template == "cup/page.html" else None  # a poll's answer shows no QR (segno: ~8 ms)
     shown = board(cup)
     closed = []
     if shown["director"] and template == "cup/page.html":  # the corrections: a closed round's tables, the log
@@ -235,7 +236,7 @@ def render_page(cup, template: str = "cup/page.html", status: int = 200, **extra
         closed = [dict(round=t.round, number=t.number, reopened=t.reopened,
                        scorer=url_for("tables.show", table_id=keys[t.table_id][store.SCORER]) if t.reopened else None)
                   for t in placed]
-    return render_template(template, **shown, watch_url=watch, watch_qr=qr(watch), errors=extra.get("errors", {}),
+    return render_template(template, **shown, watch_url=watch, watch_qr=code, errors=extra.get("errors", {}),
                            walk_in=extra.get("walk_in", ""), said=extra.get("said"), fixed=extra.get("fixed", {}),
                            closed_tables=closed, log=store.cup_log(cup.id) if closed else []), status
 
@@ -346,9 +347,15 @@ def _results(cup, placed) -> list:
     """Each table's result by start number: [(round, table, {start number: Seat})], the tables read at once."""
     out = []
     infos = store.cup_table_infos(cup.id)
+    kept = of_app("cup-seats", 20_000)  # a table's result by seat, per table version (a played round's never moves)
     for t in placed:
-        _table, evening = scoreboard.current(infos[t.table_id])
-        out.append((t.round, t.number, cup_model.by_seat(evening.rows, t.seats, cup.rate, cup.pot)))
+        info = infos[t.table_id]
+        seats = kept.at(t.table_id, info.version)
+        if seats is None:
+            table, evening = scoreboard.current(info)
+            seats = cup_model.by_seat(evening.rows, t.seats, cup.rate, cup.pot)
+            kept.keep(t.table_id, table.version, seats)
+        out.append((t.round, t.number, seats))
     return out
 
 
