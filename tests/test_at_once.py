@@ -276,10 +276,13 @@ AT_ONCE = {
     "keep_list": "alone: inserts a new list under a new id (and deletes those over a day old)",
     # a cup night (issue 38): each under the cup's row lock (store/tournaments.py)
     "create_tournament": "alone: inserts a new cup under a new id",
+    "import_tournament": "alone: inserts a new cup under a new id (its tables too, each under a new id)",
     "add_entrant": "test_tournaments.py::test_walk_ins_at_once_get_different_numbers",
     "set_playing": "test_tournaments.py::test_two_phones_dropping_and_adding_at_once_keep_every_number_once",
     "close_round": "test_tournaments.py::test_two_phones_closing_a_round_at_once_close_it_once",
     "draw_next_round": "test_tournaments.py::test_two_phones_drawing_the_next_round_at_once_draw_it_once",
+    "reopen_table": "test_tournaments.py::test_two_phones_opening_a_table_for_a_correction_at_once_open_it_once",
+    "set_fixed_table": "test_tournaments.py::test_two_phones_fixing_tables_at_once_keep_both",
 }
 
 

@@ -310,7 +310,11 @@ def test_the_pages_swap_lists_are_the_declared_regions_and_each_region_is_on_the
     assert dict(re.findall(r'<div id="(live)"[^>]*?hx-select-oob="([^"]+)"', page, re.S)) == {
         "live": scoreboard.select_oob("cup")}
     assert set(scoreboard.REGIONS["cup"]) <= set(re.findall(r'\sid="([^"]+)"', page))
-    assert set(scoreboard.REGIONS) == {"poll", "save", "circle", "cup"}  # a new kind of answer: check its page here
+    page = client.get(cup + "/projector").get_data(as_text=True)  # the cup's projector view: one more client
+    assert dict(re.findall(r'<div id="(live)"[^>]*?hx-select-oob="([^"]+)"', page, re.S)) == {
+        "live": scoreboard.select_oob("projector")}
+    assert set(scoreboard.REGIONS["projector"]) <= set(re.findall(r'\sid="([^"]+)"', page))
+    assert set(scoreboard.REGIONS) == {"poll", "save", "circle", "cup", "projector"}  # a new kind: check its page here
 
 
 def test_a_page_says_it_uses_htmx_and_its_markup_agrees(client):

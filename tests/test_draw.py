@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.__main__ import main
-from scorekeeper.engine.draw import draw, repeats_of, table_sizes
+from scorekeeper.engine.draw import draw, repeats_of, seat_fixed, table_sizes
 from scorekeeper.engine.errors import CantSeat
 
 SIZES = st.sampled_from([range(3, 4), range(4, 5), range(3, 6), range(4, 6), range(4, 11)])
@@ -106,3 +106,20 @@ def test_the_command_line_refuses_bad_input_with_one_sentence(capsys, args, said
     assert main(["draw", *args]) == 2
     out, err = capsys.readouterr()
     assert out == "" and said in err
+
+
+def test_a_fixed_player_is_moved_to_the_table_by_a_swap():
+    tables = ((1, 2, 3, 4), (5, 6, 7, 8))
+    # 1 fixed to table 2: swapped with table 2's last player whose table isn't fixed (8)
+    assert seat_fixed(tables, {1: 2}) == ((8, 2, 3, 4), (5, 6, 7, 1))
+    # 8 is fixed to table 2 too: 1 takes 7's seat instead
+    assert seat_fixed(tables, {1: 2, 8: 2}) == ((7, 2, 3, 4), (5, 6, 1, 8))
+
+
+def test_a_fixed_table_the_round_lacks_or_overfills_says_so():
+    with pytest.raises(CantSeat) as e:
+        seat_fixed(((1, 2, 3, 4),), {2: 3})
+    assert e.value.message == "#2 is fixed to table 3, but this round has 1 table."
+    with pytest.raises(CantSeat) as e:
+        seat_fixed(((1, 2), (3, 4)), {1: 2, 2: 2, 3: 2, 9: 1})  # 9 doesn't play this round: left alone
+    assert "More players are fixed to table 2 than it seats." == e.value.message

@@ -10,6 +10,7 @@ from scorekeeper import store
 from scorekeeper.engine.draw import draw
 from scorekeeper.engine.errors import CantSeat
 from scorekeeper.engine.games import get_game, resolve_rules
+from tests.at_once import two_phones
 
 NAMES = [f"P{i}" for i in range(1, 17)]
 
@@ -172,3 +173,84 @@ def test_two_phones_dropping_and_adding_at_once_keep_every_number_once(db_app):
     assert [(e.number, e.active) for e in store.entrants(cup.id)] == [
         (1, True), (2, False), (3, False), (4, True), (5, True), (6, True), (7, True), (8, True), (9, True)]
     assert store.get_tournament(cup.id).version == 3  # three changes, each moved the cup on once
+
+
+def test_two_phones_opening_a_table_for_a_correction_at_once_open_it_once(db_app):
+    """The director's laptop and phone both open table 1 of the closed round 1: it is opened once, logged once;
+    then both close it again: closed once."""
+    cup = new_cup(games=1)
+    store.draw_next_round(cup.id)
+    store.close_round(cup.id, 1, end_unfinished=True)
+    got = in_threads(db_app, 2, lambda: store.reopen_table(cup.id, 1, 1))
+    assert sorted(got) == [False, True]
+    got = in_threads(db_app, 2, lambda: store.reopen_table(cup.id, 1, 1, reopen=False))
+    assert sorted(got) == [False, True]
+    assert [(k, r, n) for k, r, n, _at in store.cup_log(cup.id)] == [("close", 1, 1), ("reopen", 1, 1)]
+
+
+def test_a_save_at_a_table_and_its_opening_for_a_correction_at_once_agree(db_app):
+    """A phone at table 1 saves its missing hand while the director opens the table: the hand is refused (round
+    closed) if it came first, or saved (the table open) if it came after; never lost half-way."""
+    cup = new_cup(games=1)
+    store.draw_next_round(cup.id)
+    store.close_round(cup.id, 1, end_unfinished=True)
+    one = store.cup_tables(cup.id)[0]
+    out = two_phones(db_app, lambda: store.save_hand(one.table_id, hand_at(one.table_id)),
+                     lambda: store.reopen_table(cup.id, 1, 1), hold=("UPDATE tables",))
+    saved = 0 if isinstance(out[0], store.RoundClosed) else 1
+    assert out[1] is True and store.hands_in([one.table_id]) == {one.table_id: saved}
+
+
+def test_two_phones_fixing_tables_at_once_keep_both(db_app):
+    cup = new_cup(players=NAMES[:8])
+    out = two_phones(db_app, lambda: store.set_fixed_table(cup.id, 1, 2), lambda: store.set_fixed_table(cup.id, 5, 1),
+                     hold=("UPDATE tournament_players",))
+    assert out == [None, None]
+    assert {e.number: e.fixed_table for e in store.entrants(cup.id) if e.fixed_table} == {1: 2, 5: 1}
+    assert store.get_tournament(cup.id).version == 2
+
+
+def test_a_fixed_table_seats_the_player_there_from_the_next_round(db_app):
+    cup = new_cup()
+    store.set_fixed_table(cup.id, 16, 1)
+    store.set_fixed_table(cup.id, 3, 4)
+    for r in (1, 2, 3):
+        store.draw_next_round(cup.id)
+        mine = [t for t in store.cup_tables(cup.id) if t.round == r]
+        assert 16 in mine[0].seats and 3 in mine[3].seats
+        assert sorted(n for t in mine for n in t.seats) == list(range(1, 17))
+        store.close_round(cup.id, r, end_unfinished=True)
+
+
+def test_a_table_of_another_size_plays_its_own_count_of_games(db_app):
+    """Games per round are given for tables of the usual size (4) and scale with a table's size, so that each player
+    deals as often (the Tarockcups: 16 at 4, 20 at 5): here 1 at 4 is 1 × 5 ÷ 4 = 1.25, rounded up: 2 at 5."""
+    key = store.create_tournament("Tarockcup", date(2026, 11, 28), "koenigrufen",
+                                  resolve_rules(get_game("koenigrufen"), None), 2, 1, 38, NAMES[:9])
+    cup = store.find_tournament(key)
+    store.draw_next_round(cup.id)
+    five, four = store.cup_tables(cup.id)  # 9 players at Königrufen's tables of 4 and 5: one of each, 5 first
+    assert (len(five.seats), five.games, len(four.seats), four.games) == (5, 2, 4, 1)
+
+    def rufer(table_id):
+        p = store.get_table(table_id).players
+        facts = {"contract": "rufer", "declarer": p[0], "partner": p[2], "game_won": True}
+        return {**facts, "dealer": p[4]} if len(p) == 5 else facts  # at five the dealer sits the hand out
+    store.save_hand(four.table_id, rufer(four.table_id))
+    with pytest.raises(store.RoundFull):
+        store.save_hand(four.table_id, rufer(four.table_id))
+    store.save_hand(five.table_id, rufer(five.table_id))
+    with pytest.raises(store.RoundOpen):
+        store.close_round(cup.id, 1)  # the table of five has 1 of its 2
+    store.save_hand(five.table_id, rufer(five.table_id))
+    with pytest.raises(store.RoundFull) as e:
+        store.save_hand(five.table_id, rufer(five.table_id))
+    assert e.value.games == 2
+    assert store.close_round(cup.id, 1)  # every table has its own count in
+
+
+def test_games_at_a_size():
+    from scorekeeper.engine.cup import games_at
+    # games × size ÷ usual, rounded up:
+    # 16 × 5 ÷ 4 = 20, 16 × 3 ÷ 4 = 12, 10 × 5 ÷ 4 = 12.5 → 13, 16 × 4 ÷ 4 = 16
+    assert [games_at(16, 5, 4), games_at(16, 3, 4), games_at(10, 5, 4), games_at(16, 4, 4)] == [20, 12, 13, 16]

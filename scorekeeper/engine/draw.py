@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from .errors import CantSeat
-from .text import line
+from .text import line, nline
 
 # GF(4) as 0, 1, a, a+1 = 0..3: addition is XOR; multiplication by this table (a² = a + 1)
 _GF4_MUL = ((0, 0, 0, 0), (0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2))
@@ -38,6 +38,11 @@ class Draw:
         return {"seed": self.seed, "rounds": [[list(t) for t in r] for r in self.rounds]}
 
 
+def usual_size(allowed: range) -> int:
+    """The table size a cup's draw prefers and its games per round are given for: 4 where the game allows it."""
+    return min(max(4, allowed.start), allowed.stop - 1)
+
+
 def table_sizes(n: int, allowed: range, preferred: int | None = None) -> list[int]:
     """Split n players into tables whose sizes are in `allowed` (a run of sizes, as Game.players_allowed gives),
     as near the preferred size (the game's usual: 4 where allowed) as they can be, larger tables first.
@@ -46,7 +51,7 @@ def table_sizes(n: int, allowed: range, preferred: int | None = None) -> list[in
     """
     low, high = allowed.start, allowed.stop - 1
     if preferred is None:
-        preferred = min(max(4, low), high)
+        preferred = usual_size(allowed)
     best = None
     for count in range(1, n // low + 1) if n >= low else ():
         small, extra = divmod(n, count)
@@ -176,11 +181,44 @@ def _round(rng, numbers: list[int], sizes: list[int], met) -> list[list[int]]:
     return best[1]
 
 
-def draw_round(numbers, allowed: range, seed: int, past) -> tuple[tuple[int, ...], ...]:
+def draw_round(numbers, allowed: range, seed: int, past, fixed: dict | None = None) -> tuple[tuple[int, ...], ...]:
     """The next round of a cup whose players may have changed (walk-ins, drops): `numbers` the start numbers playing
     now, `past` the rounds drawn so far. While the same players have played every round, it is round k of
     draw(n, k, …) over them (the draw the command line prints ahead, numbers 1..n standing for them in order:
-    the same seed, the same tables); otherwise a round by local search that keeps off the meetings already had."""
+    the same seed, the same tables); otherwise a round by local search that keeps off the meetings already had.
+    `fixed` {start number: table number} (mobility) is honoured last (`seat_fixed`)."""
+    drawn = _draw_round(numbers, allowed, seed, past)
+    return seat_fixed(drawn, fixed) if fixed else drawn
+
+
+def seat_fixed(tables, fixed: dict) -> tuple[tuple[int, ...], ...]:
+    """Move each player with a fixed table (mobility: {start number: table number, 1-based}) to that table, by
+    swapping seats with the last player there whose table isn't fixed; the lower start numbers first. CantSeat
+    when the round has fewer tables, or more players are fixed to a table than it seats."""
+    out = [list(t) for t in tables]
+    where = {p: i for i, t in enumerate(out) for p in t}
+    for player, table in sorted(fixed.items()):
+        if player not in where:
+            continue  # not playing this round
+        if not 1 <= table <= len(out):
+            raise CantSeat(nline("{name} is fixed to table {table}, but this round has {n_tables} table.",
+                                 "{name} is fixed to table {table}, but this round has {n_tables} tables.",
+                                 "n_tables", name=f"#{player}", table=table, n_tables=len(out)), field="players")
+        i, k = where[player], table - 1
+        if i == k:
+            continue
+        free = [q for q in out[k] if fixed.get(q) != table]
+        if not free:
+            raise CantSeat(line("More players are fixed to table {table} than it seats.", table=table),
+                           field="players")
+        other = free[-1]
+        a, b = out[i].index(player), out[k].index(other)
+        out[i][a], out[k][b] = other, player
+        where[player], where[other] = k, i
+    return tuple(tuple(t) for t in out)
+
+
+def _draw_round(numbers, allowed: range, seed: int, past) -> tuple[tuple[int, ...], ...]:
     numbers = sorted(numbers)
     sizes = table_sizes(len(numbers), allowed)
     k = len(past) + 1

@@ -10,8 +10,11 @@ from .hands import (add_hand, added_since, by_token, change_table, changed_by, c
                     undo)
 from .circles import (circle_of, circle_tables, circle_tag, create_circle, get_circle, import_circle,  # noqa: F401
                       join_circle, rename_circle, set_pot_rule, set_watch)
-from .tournaments import (add_entrant, close_round, create_tournament, cup_tables, draw_next_round,  # noqa: F401
-                          entrants, get_tournament, hands_in, set_playing, tournament_of_table, tournament_tag)
+from .tournaments import (add_entrant, close_round, create_tournament, cup_log, cup_table_infos,  # noqa: F401
+                          cup_tables,
+                          draw_next_round, entrants, get_tournament, hands_in, import_tournament, reopen_table,
+                          set_fixed_table, set_playing, tournament_of_table, tournament_tag)
+from .tournaments import STAKE as CUP_STAKE  # noqa: F401
 from .lists import keep_list, kept_list  # noqa: F401
 from .links import CIRCLE, TABLE, TOURNAMENT, find_circle, find_tournament, find_link, new_scorer_link, share_links, share_links_of  # noqa: F401
 from .money import (mark_paid, paid_for_table, paid_in_circle, pot_add, pot_entries_of, pot_undo,  # noqa: F401

@@ -32,7 +32,8 @@ _LAST_HAND = (select(hands.c.number, hands.c.dealer, hands.c.setup, hands.c.fact
               .where(hands.c.table_id == _TABLE_ID).order_by(hands.c.number.desc()).limit(1))
 _LIVE = select(func.count(hands.c.facts)).where(hands.c.table_id == _TABLE_ID)  # reads every hand's row
 # a cup's table (issue 38): its round, and the cup's rounds closed and games per round (by the table_id index)
-_CUP_ROUND = (select(tournament_tables.c.round, tournaments.c.closed_rounds, tournaments.c.games_per_round)
+_CUP_ROUND = (select(tournament_tables.c.round, tournament_tables.c.reopened, tournaments.c.closed_rounds,
+                     func.coalesce(tournament_tables.c.games, tournaments.c.games_per_round).label("games_per_round"))
               .join_from(tournament_tables, tournaments, tournament_tables.c.tournament_id == tournaments.c.id)
               .where(tournament_tables.c.table_id == _TABLE_ID))
 _LAST_DEALER = (select(hands.c.dealer, hands.c.setup).where(hands.c.table_id == _TABLE_ID, hands.c.facts.is_not(None))
@@ -226,14 +227,22 @@ def _cup_round_open(conn, table_id: str, last_number: int | None) -> None:
     """At a cup's table, refuse a hand once its round is closed (RoundClosed) or past the round's games
     (RoundFull). Read under the table's row lock, which close_round takes too: a round closes with every hand
     saved before it counted, and none after it."""
-    cup = conn.execute(_CUP_ROUND, {"table_id": table_id}).first()
+    cup = _cup_closed(conn, table_id)
     if cup is None:
         return
-    if cup.closed_rounds >= cup.round:
-        raise RoundClosed(cup.round)
     if last_number is not None and last_number + 1 > cup.games_per_round and \
             conn.execute(_LIVE, {"table_id": table_id}).scalar() >= cup.games_per_round:
         raise RoundFull(cup.games_per_round)
+
+
+def _cup_closed(conn, table_id: str):
+    """At a cup's table whose round is closed, RoundClosed, unless the director opened it for a correction
+    (tournaments.reopen_table); else the cup's round row (None: not a cup's table). Read under the table's row
+    lock, which closing the round and opening or closing a table for a correction take too."""
+    cup = conn.execute(_CUP_ROUND, {"table_id": table_id}).first()
+    if cup is not None and cup.closed_rounds >= cup.round and not cup.reopened:
+        raise RoundClosed(cup.round)
+    return cup
 
 
 def _next_dealer(table, last) -> str:
@@ -250,6 +259,7 @@ def edit_hand(table_id: str, number: int, facts: dict | None, token: str | None 
     """Replace a live hand's facts (None deletes it), checking `version` if given; return the hand."""
     def write(conn):
         _bump(conn, table_id)
+        _cup_closed(conn, table_id)  # a closed round's hands: corrected only when the director opened the table
         row = conn.execute(select(hands).where(hands.c.table_id == table_id, hands.c.number == number)).first()
         if row is None or row.facts is None:
             raise NotFound(number)
@@ -341,6 +351,7 @@ def undo(table_id: str, token: str | None = None, rename=None, expected: int | N
         row = conn.execute(_undoable(table_id)).first()
         if row is None:
             return None
+        _cup_closed(conn, table_id)  # a closed round's table: undone only when the director opened it
         if expected is not None and row.id != expected:
             raise Moved(row.id)  # the button named another change: another phone changed the table since
         _bump(conn, table_id)
@@ -426,6 +437,7 @@ def change_table(table_id: str, players: list[str], stake: int, rules: dict, ren
                 raise NotFound(table_id)
             if is_key(token) and conn.execute(select(changes.c.id).where(changes.c.token == token)).first():
                 return True  # this form was posted before: the first post did it
+            _cup_closed(conn, table_id)
             version = _bump(conn, table_id) - 1
             if expected_version is not None and version != expected_version:
                 raise Moved(version)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 
 from sqlalchemy import (JSON, Boolean, Column, Date, DateTime, ForeignKey, Integer, MetaData, String, Table, Text,
-                        UniqueConstraint, true)
+                        UniqueConstraint, false, true)
 
 metadata = MetaData()
 
@@ -74,6 +74,13 @@ tournaments = Table(
     Column("closed_rounds", Integer, nullable=False),
     Column("version", Integer, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # how it ranks (engine/cup.py Ranking): the rule, its N, the rate (minor units a point, its tables' stake), the
+    # currency, what goes to the pot
+    Column("ranking", String(8), nullable=False, server_default="points"),
+    Column("ranking_n", Integer, nullable=False, server_default="0"),
+    Column("rate", Integer, nullable=False, server_default="0"),
+    Column("currency", String(8), nullable=False, server_default="EUR"),
+    Column("pot", String(8), nullable=False, server_default="none"),
 )
 
 tournament_links = Table(
@@ -94,6 +101,7 @@ tournament_players = Table(
     Column("name", String(64), nullable=False),
     Column("active", Boolean, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("fixed_table", Integer, nullable=True),  # mobility: the table number the next draws seat them at
 )
 
 # each round's tables: a real table of the app, and the start numbers in its seats (its players' order)
@@ -104,6 +112,22 @@ tournament_tables = Table(
     Column("number", Integer, primary_key=True),
     Column("table_id", String(64), ForeignKey("tables.id", ondelete="CASCADE"), nullable=False, index=True),
     Column("seats", JSON, nullable=False),
+    # a closed round's table the director opened for a correction: it takes edits again until closed again
+    Column("reopened", Boolean, nullable=False, server_default=false()),
+    Column("games", Integer, nullable=True),  # its games this round (engine/cup.py games_at); None: the cup's
+)
+
+# the director's corrections after a round closed: a table opened for a correction ("reopen") and closed again
+# ("close"), in order; the table's own changes log holds what was corrected (each hand's edit, undoable there)
+tournament_log = Table(
+    "tournament_log", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tournament_id", String(64), ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False,
+           index=True),
+    Column("kind", String(16), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
 # a settle-up line marked paid: an evening's (table_id) or a circle's season's (circle_id, no table); Undo marks it
@@ -311,25 +335,35 @@ class Tournament:
     created_at: datetime
     role: str = VIEWER
     active: bool = True
+    ranking: str = "points"
+    ranking_n: int = 0
+    rate: int = 0
+    currency: str = "EUR"
+    pot: str = "none"
 
 
 @dataclass(frozen=True)
 class Entrant:
-    """A player of a cup: the start number (never reused), the name, and whether still playing."""
+    """A player of a cup: the start number (never reused), the name, whether still playing, a fixed table
+    (mobility: the next draws seat them at that table's number; None: anywhere)."""
 
     number: int
     name: str
     active: bool
+    fixed_table: int | None = None
 
 
 @dataclass(frozen=True)
 class CupTable:
-    """A round's table: its number in the round, the app's table, the start numbers by seat."""
+    """A round's table: its number in the round, the app's table, the start numbers by seat, whether the director
+    opened it for a correction after its round closed."""
 
     round: int
     number: int
     table_id: str
     seats: tuple
+    reopened: bool = False
+    games: int | None = None  # its games this round, by its size (None: the cup's games per round)
 
 
 class RoundOpen(Exception):

@@ -13,29 +13,62 @@ from datetime import date
 
 from sqlalchemy import func, insert, select, update
 
-from ..engine.draw import draw_round
+from ..engine.cup import games_at
+from ..engine.draw import draw_round, usual_size
 from ..engine.games import get_game, resolve_rules
 from .db import engine, now, writing
-from .hands import new_table
+from .hands import insert_table, new_table
 from .links import TOURNAMENT, add_links, tournament_of
 from .locks import lock_tournament
-from .schema import (SCORER, VIEWER, CupTable, Entrant, NameTaken, NotFound, RoundOpen, Tournament, hands, tables,
-                     tournament_players, tournament_tables, tournaments)
+from .schema import (SCORER, VIEWER, CupTable, Entrant, NameTaken, NotFound, RoundOpen, Tournament, hands, table_info,
+                     tables, tournament_log, tournament_players, tournament_tables, tournaments)
 
-STAKE, CURRENCY = 10, "EUR"  # each round's tables: 10 cents a unit, as the Tarockcups write it (issue 38)
+STAKE = 10  # a cup's tables' stake when it has no rate (the money is not ranked): 10 cents a point, the Tarockcups'
 
 
 def create_tournament(name: str, held_on: date, game: str, rules: dict, rounds: int, games_per_round: int,
-                      seed: int, players: list[str]) -> str:
-    """Store a new cup with its players numbered 1..n in the order given; return its director's key."""
+                      seed: int, players: list[str], ranking: str = "points", ranking_n: int = 0, rate: int = 0,
+                      currency: str = "EUR", pot: str = "none") -> str:
+    """Store a new cup with its players numbered 1..n in the order given and its ranking rule (engine/cup.py
+    Ranking: the rule, its N, the rate in minor units a point, the currency, the pot); return its director's key.
+    Its house rules, rate and currency are every round's tables' (the rate is their stake)."""
     tournament_id = secrets.token_urlsafe(16)
     with writing() as conn:
         conn.execute(insert(tournaments).values(id=tournament_id, name=name, held_on=held_on, game=game, rules=rules,
                                                 rounds=rounds, games_per_round=games_per_round, seed=seed,
-                                                closed_rounds=0, version=0, created_at=now()))
+                                                closed_rounds=0, version=0, created_at=now(), ranking=ranking,
+                                                ranking_n=ranking_n, rate=rate, currency=currency, pot=pot))
         if players:
             conn.execute(insert(tournament_players), [dict(tournament_id=tournament_id, number=i, name=p, active=True,
                                                            created_at=now()) for i, p in enumerate(players, 1)])
+        return add_links(conn, tournament_id, TOURNAMENT)[SCORER]
+
+
+def import_tournament(name: str, held_on: date, game: str, rules: dict, rounds: int, games_per_round: int, seed: int,
+                      closed_rounds: int, created_at, ranking: str, ranking_n: int, rate: int, currency: str, pot: str,
+                      players: list[tuple], tables: list[tuple], log: list[tuple]) -> str:
+    """Store a whole cup (from its export, checked by web/cup/cup_file.py) under new addresses, all or nothing;
+    return its director's key. `players`: [(number, name, active, fixed table)]; `tables`: [(round, number, seats,
+    reopened, games, TableInfo, [Hand])]; `log`: [(kind, round, number, when)]."""
+    tournament_id = secrets.token_urlsafe(16)
+    with writing() as conn:
+        conn.execute(insert(tournaments).values(id=tournament_id, name=name, held_on=held_on, game=game, rules=rules,
+                                                rounds=rounds, games_per_round=games_per_round, seed=seed,
+                                                closed_rounds=closed_rounds, version=0, created_at=created_at,
+                                                ranking=ranking, ranking_n=ranking_n, rate=rate, currency=currency,
+                                                pot=pot))
+        if players:
+            conn.execute(insert(tournament_players), [dict(tournament_id=tournament_id, number=n, name=who,
+                                                           active=active, fixed_table=fixed, created_at=created_at)
+                                                      for n, who, active, fixed in players])
+        for round_no, number, seats, reopened, games, table, hand_list in tables:
+            table_id = insert_table(conn, table, hand_list)
+            conn.execute(insert(tournament_tables).values(tournament_id=tournament_id, round=round_no, number=number,
+                                                          table_id=table_id, seats=list(seats), reopened=reopened,
+                                                          games=games))
+        if log:
+            conn.execute(insert(tournament_log), [dict(tournament_id=tournament_id, kind=kind, round=r, number=n,
+                                                       created_at=when) for kind, r, n, when in log])
         return add_links(conn, tournament_id, TOURNAMENT)[SCORER]
 
 
@@ -52,7 +85,7 @@ def entrants(tournament_id: str) -> list[Entrant]:
     with engine().connect() as conn:
         rows = conn.execute(select(tournament_players).where(tournament_players.c.tournament_id == tournament_id)
                             .order_by(tournament_players.c.number)).all()
-    return [Entrant(r.number, r.name, r.active) for r in rows]
+    return [Entrant(r.number, r.name, r.active, r.fixed_table) for r in rows]
 
 
 def add_entrant(tournament_id: str, name: str) -> int:
@@ -92,7 +125,15 @@ def cup_tables(tournament_id: str, conn=None) -> list[CupTable]:
             rows = conn.execute(query).all()
     else:
         rows = conn.execute(query).all()
-    return [CupTable(r.round, r.number, r.table_id, tuple(r.seats)) for r in rows]
+    return [CupTable(r.round, r.number, r.table_id, tuple(r.seats), r.reopened, r.games) for r in rows]
+
+
+def cup_table_infos(tournament_id: str) -> dict[str, object]:
+    """Every round's tables of the cup as the app's tables (TableInfo), by id, in one read."""
+    mine = select(tournament_tables.c.table_id).where(tournament_tables.c.tournament_id == tournament_id)
+    with engine().connect() as conn:
+        rows = conn.execute(select(tables).where(tables.c.id.in_(mine))).all()
+    return {r.id: table_info(r) for r in rows}
 
 
 def tournament_of_table(table_id: str) -> tuple[Tournament, CupTable] | None:
@@ -136,7 +177,7 @@ def close_round(tournament_id: str, round_no: int, end_unfinished: bool = False)
         conn.execute(select(tables.c.id).where(tables.c.id.in_([t.table_id for t in mine])).order_by(tables.c.id)
                      .with_for_update()).all()  # the cup, then its tables by id: store/locks.py's order
         counts = hands_in([t.table_id for t in mine], conn)
-        if not end_unfinished and any(n < row.games_per_round for n in counts.values()):
+        if not end_unfinished and any(counts[t.table_id] < (t.games or row.games_per_round) for t in mine):
             raise RoundOpen(round_no)
         conn.execute(update(tournaments).where(tournaments.c.id == tournament_id)
                      .values(closed_rounds=round_no, version=tournaments.c.version + 1))
@@ -154,20 +195,76 @@ def draw_next_round(tournament_id: str) -> int:
         drawn = max((t.round for t in past), default=0)
         if row.closed_rounds < drawn or drawn >= row.rounds:
             raise RoundOpen(drawn + 1)
-        playing = conn.execute(select(tournament_players.c.number, tournament_players.c.name)
+        playing = conn.execute(select(tournament_players.c.number, tournament_players.c.name,
+                                      tournament_players.c.fixed_table)
                                .where(tournament_players.c.tournament_id == tournament_id,
                                       tournament_players.c.active.is_(True))).all()
-        names = dict(playing)
+        names = {p.number: p.name for p in playing}
+        fixed = {p.number: p.fixed_table for p in playing if p.fixed_table}
         game = get_game(row.game)
         by_round = [tuple(t.seats for t in past if t.round == r) for r in range(1, drawn + 1)]
-        seated = draw_round(list(names), game.players_allowed(resolve_rules(game, row.rules)), row.seed, by_round)
+        allowed = game.players_allowed(resolve_rules(game, row.rules))
+        seated = draw_round(list(names), allowed, row.seed, by_round, fixed)
         for number, seats in enumerate(seated, 1):
-            table_id = new_table(conn, row.game, [names[n] for n in seats], dict(row.rules), STAKE, CURRENCY, 0,
-                                 played_on=row.held_on)
+            # the cup's house rules, and its rate as the stake (engine/cup.py reads the money at the rate from it)
+            table_id = new_table(conn, row.game, [names[n] for n in seats], dict(row.rules), row.rate or STAKE,
+                                 row.currency, 0, played_on=row.held_on)
             conn.execute(insert(tournament_tables).values(tournament_id=tournament_id, round=drawn + 1,
-                                                          number=number, table_id=table_id, seats=list(seats)))
+                                                          number=number, table_id=table_id, seats=list(seats),
+                                                          games=games_at(row.games_per_round, len(seats),
+                                                                         usual_size(allowed))))
         _bump(conn, tournament_id)
         return drawn + 1
+
+
+def set_fixed_table(tournament_id: str, number: int, table: int | None) -> None:
+    """Give a player a fixed table (mobility: the next draws seat them at that table's number), or None: anywhere.
+    Changes the next round drawn only."""
+    with writing() as conn:
+        lock_tournament(conn, tournament_id)
+        done = conn.execute(update(tournament_players).where(tournament_players.c.tournament_id == tournament_id,
+                                                             tournament_players.c.number == number)
+                            .values(fixed_table=table))
+        if done.rowcount == 0:
+            raise NotFound(number)
+        _bump(conn, tournament_id)
+
+
+def reopen_table(tournament_id: str, round_no: int, number: int, reopen: bool = True) -> bool:
+    """After its round closed, open table `number` of round `round_no` for the director's correction (its scorer
+    link takes edits, deletions, Undo and the round's missing hands again), or close it again (`reopen` False).
+    Logged in the cup's log. False when it already was so (two phones at once: done once); RoundOpen while the
+    round isn't closed (its tables take corrections anyway); NotFound for no such table."""
+    with writing() as conn:
+        lock_tournament(conn, tournament_id)
+        row = conn.execute(select(tournaments.c.closed_rounds).where(tournaments.c.id == tournament_id)).first()
+        if row.closed_rounds < round_no:
+            raise RoundOpen(round_no)
+        placed = conn.execute(select(tournament_tables).where(tournament_tables.c.tournament_id == tournament_id,
+                                                              tournament_tables.c.round == round_no,
+                                                              tournament_tables.c.number == number)).first()
+        if placed is None:
+            raise NotFound(number)
+        # the table's row lock, as a save and an edit take it: one made before counts as before, none in between
+        conn.execute(update(tables).where(tables.c.id == placed.table_id).values(version=tables.c.version + 1))
+        if placed.reopened == reopen:
+            return False
+        conn.execute(update(tournament_tables).where(tournament_tables.c.tournament_id == tournament_id,
+                                                     tournament_tables.c.round == round_no,
+                                                     tournament_tables.c.number == number)
+                     .values(reopened=reopen))
+        conn.execute(insert(tournament_log).values(tournament_id=tournament_id, kind="reopen" if reopen else "close",
+                                                   round=round_no, number=number, created_at=now()))
+        _bump(conn, tournament_id)
+        return True
+
+
+def cup_log(tournament_id: str) -> list[tuple[str, int, int, object]]:
+    """The director's corrections after a round closed, newest first: (kind: reopen or close, round, table, when)."""
+    with engine().connect() as conn:
+        rows = conn.execute(select(tournament_log).where(tournament_log.c.tournament_id == tournament_id)
+                            .order_by(tournament_log.c.id.desc())).all()
+    return [(r.kind, r.round, r.number, r.created_at) for r in rows]
 
 
 def _bump(conn, tournament_id: str) -> None:

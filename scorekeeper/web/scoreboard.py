@@ -31,7 +31,8 @@ POLL = (*BOARD, "live", "hand-title")  # a poll: also its own element (the new t
 SAVE = ("said", *BOARD, "undo-last")  # a Save's answer: also the line saying the hand, and the Undo button
 CIRCLE = ("circle-board", "live")  # a circle's poll: its board (standings, chart, what is owed, the pot, the evenings)
 CUP = ("cup-board", "live")  # a cup's poll (issue 38): the round's tables, the standings
-REGIONS = {"poll": POLL, "save": SAVE, "circle": CIRCLE, "cup": CUP}
+PROJECTOR = ("cup-projector", "live")  # a cup's projector view: the round's count and the standings, large
+REGIONS = {"poll": POLL, "save": SAVE, "circle": CIRCLE, "cup": CUP, "projector": PROJECTOR}
 
 
 def select_oob(kind: str) -> str:

@@ -6,9 +6,10 @@ import secrets
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, FieldList, HiddenField, RadioField, StringField
+from wtforms import BooleanField, FieldList, Form, HiddenField, RadioField, StringField
 from wtforms.validators import Length
 
+from ..engine.games import resolve_rules
 from .bounds import MAX_NAME
 from .hand_form import fail
 from .house_rules import in_words
@@ -122,6 +123,19 @@ def rule_field(opt, game, name: str):
     if isinstance(opt.default, list):
         return StringField(default=", ".join(str(v) for v in opt.default))
     return StringField(default=str(opt.default))
+
+
+def rules_form(game, rules: dict, formdata=None):
+    """Return a form of the game's house rules, at the table's current values."""
+    fields = {"rule_" + name: rule_field(opt, game, name) for name, opt in game.options.items()}
+    cls = type("RulesForm", (Form,), fields)
+    form = cls(formdata=formdata) if formdata is not None else cls()
+    if formdata is None:
+        for name, value in resolve_rules(game, rules).items():
+            field = form["rule_" + name]
+            field.data = value if isinstance(value, bool) else ", ".join(map(str, value)) if isinstance(value, list) \
+                else str(value)
+    return form
 
 
 def rule_value(opt, data):

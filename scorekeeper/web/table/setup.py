@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from wtforms import Form
 
 from ... import store
 from ...engine.games import all_games, resolve_rules
@@ -18,7 +17,7 @@ from ..bounds import MAX_NAME
 from ..l10n import amount_field, home_currency
 from ..seating_check import check_seating, tidy
 from ..parse import digits, evening_day, money_minor, today
-from ..table_form import new_token, rule_field, rule_value, table_form_class
+from ..table_form import new_token, rule_value, rules_form, table_form_class
 from ..access import load
 
 bp = Blueprint("setup", __name__)
@@ -50,25 +49,15 @@ def new_table(game_id):
     return render_template("table/new.html", game=game, form=form)
 
 
-def rules_form(game, rules: dict, formdata=None):
-    """Return a form of the game's house rules, at the table's current values."""
-    cls = type("RulesForm", (Form,), {"rule_" + name: rule_field(opt, game, name) for name, opt in game.options.items()})
-    form = cls(formdata=formdata) if formdata is not None else cls()
-    if formdata is None:
-        for name, value in resolve_rules(game, rules).items():
-            field = form["rule_" + name]
-            field.data = value if isinstance(value, bool) else ", ".join(map(str, value)) if isinstance(value, list) \
-                else str(value)
-    return form
-
-
 @bp.route("/t/<table_id>/setup", methods=["GET", "POST"])
 def change(table_id):
     """Change the table from the next hand on: who plays, the stake, the house rules."""
     table, game = load(table_id)
     errors, values = {}, {}
     allowed = game.players_allowed(resolve_rules(game, table.rules))
-    fixed = allowed.start == allowed.stop - 1
+    # a cup's table (issue 38): its seats are the draw's and its stake and house rules the cup's, for every table
+    cup = store.tournament_of_table(table.id) is not None
+    fixed = allowed.start == allowed.stop - 1 or cup
     if request.method == "GET":
         values = {f"name{i}": p for i, p in enumerate(table.players)}
         values["stake"] = amount_field(table.stake, table.currency)
@@ -88,13 +77,16 @@ def change(table_id):
         values = request.form.to_dict()
         form = rules_form(game, table.rules, request.form)
         former = {p.casefold() for h in store.list_hands(table.id) for p in seated(h)}
-        settings = check(game, table, values, form, errors, fixed, former)
+        settings = check(game, table, values, form, errors, fixed, former, cup)
         if settings is not None:
             players, stake, rules, renames = settings
             try:
                 store.change_table(table.id, players, stake, rules, renames, game.rename, request.form.get("token"),
                                    expected_version=table.version)
                 return redirect(url_for("tables.show", table_id=table.id), 303)
+            except store.RoundClosed as e:
+                errors["players"] = _("Round %(n)s of the cup is closed: its hands are corrected only when the "
+                                      "director opens this table for a correction.", n=e.round)
             except store.Moved:  # another change got in between the check above and this one: nothing applied
                 errors["players"] = _("The table was changed on another phone meanwhile. Here it is as it is "
                                       "now: make your change again.")
@@ -103,7 +95,8 @@ def change(table_id):
                 values["stake"] = amount_field(table.stake, table.currency)
                 form = rules_form(game, table.rules)
     return render_template("table/setup.html", table=table, game=game, values=values, errors=errors,
-                           rules=form, fixed=fixed, token=new_token(), max_name=MAX_NAME, day=table.day.isoformat(),
+                           rules=form, fixed=fixed, cup=cup, token=new_token(), max_name=MAX_NAME,
+                           day=table.day.isoformat(),
                            dated=request.args.get("dated") == "1")
 
 
@@ -120,23 +113,27 @@ def evening_date(table_id):
         values["stake"] = amount_field(table.stake, table.currency)
         return render_template("table/setup.html", table=table, game=game, values=values,
                                errors={"played_on": str(e)}, rules=rules_form(game, table.rules),
-                               fixed=allowed.start == allowed.stop - 1, token=new_token(), max_name=MAX_NAME,
+                               fixed=allowed.start == allowed.stop - 1, cup=False, token=new_token(), max_name=MAX_NAME,
                                day=typed, dated=False), 400
     return redirect(url_for("setup.change", table_id=table.id, dated=1), 303)
 
 
-def check(game, table, values: dict, form, errors: dict, fixed: bool, former: set = frozenset()):
+def check(game, table, values: dict, form, errors: dict, fixed: bool, former: set = frozenset(), cup: bool = False):
     """Return (players, stake, rules, renames) from the posted change, or None with messages at the fields.
 
     `former` holds (casefolded) every name that played a hand at this table: a player may not be renamed
     to someone who played here (their hands would merge for good); someone who left may come back. A seat's
     `takes` names who takes it over from the next hand (any game, fixed-size ones too: the number stays).
     The names, stake and house rules are checked as opening a table and importing one check them
-    (seating_check.check_seating); a game played by a fixed number of players has nobody join or leave.
+    (seating_check.check_seating); a game played by a fixed number of players has nobody join or leave, nor a
+    cup's table (`cup`), whose stake and house rules are the cup's too.
     """
     staying, renames, fields = [], {}, []
     moves = (values.get("join") or "").strip() or any(values.get(f"leaves{i}") for i in range(len(table.players)))
-    if fixed and moves:  # the page offers neither: a crafted post
+    if cup and moves:  # the page offers neither: a crafted post
+        errors["players"] = _("At a cup's table the seats are the draw's: nobody joins or leaves; a name can be "
+                              "corrected, and someone can take over a seat.")
+    elif fixed and moves:  # the page offers neither: a crafted post
         errors["players"] = _("%(game)s is played by exactly %(n)s players: nobody can join or leave.",
                               game=_(game.name), n=len(table.players))
     for i, old in enumerate(table.players):
@@ -177,6 +174,11 @@ def check(game, table, values: dict, form, errors: dict, fixed: bool, former: se
         except ValueError as e:
             errors["rule_" + name] = str(e)
     complete = len(rules) == len(game.options)
+    if cup and "stake" not in errors and stake != table.stake:
+        errors["stake"] = _("At a cup's table the stake is the cup's: the director set it for every table.")
+    if cup and complete and rules != resolve_rules(game, table.rules):
+        errors["players"] = _("At a cup's table the house rules are the cup's: the director set them for every "
+                              "table.")
     for key, message in check_seating(staying, game, rules if complete else None).items():
         if key.startswith("name"):  # at the field of that seat (a repeated name: the later one)
             errors.setdefault(fields[int(key[4:])], message)

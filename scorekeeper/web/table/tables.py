@@ -253,6 +253,8 @@ def edit(table_id, number):
                     return redirect(url_for("tables.show", table_id=table.id, _anchor=f"hand-{number}"), 303)
                 except store.NotFound:
                     hand_gone(number)  # deleted on another phone since this form was loaded
+                except store.RoundClosed as e:
+                    engine_error = closed_round(e)
                 except store.Stale as e:
                     form.version.data = str(e.hand.version)
                     message = _("This hand was changed meanwhile (now: %(summary)s). Save again to replace it "
@@ -286,7 +288,15 @@ def delete(table_id, number):
     except store.Stale:
         flash(_("Hand %(n)s was changed on another phone meanwhile, so nothing was deleted. Look at it, and "
                 "delete it again if you still want to.", n=number), "message")
+    except store.RoundClosed as e:
+        flash(closed_round(e), "message")
     return redirect(url_for("tables.show", table_id=table.id), 303)
+
+
+def closed_round(e) -> str:
+    """Say that a closed round's table takes no correction until the director opens it for one."""
+    return _("Round %(n)s of the cup is closed: its hands are corrected only when the director opens this table "
+             "for a correction.", n=e.round)
 
 
 @bp.post("/t/<table_id>/undo")
@@ -299,6 +309,8 @@ def undo(table_id):
     except store.Moved:
         flash(_("Nothing was undone: another phone changed the table since. The Undo button now names the last "
                 "change."), "message")
+    except store.RoundClosed as e:
+        flash(closed_round(e), "message")
     return redirect(url_for("tables.show", table_id=table.id), 303)
 
 
