@@ -6,15 +6,16 @@ never lost with a phone's browser storage. A new scorer link turns the old one o
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 
 from sqlalchemy import Integer, cast, func, insert, select, update
 
 from .db import engine, now, writing
-from .hands import insert_table
+from .hands import _bump, _log, _rename_money, _set_table, insert_table
 from .links import CIRCLE, add_links
-from .locks import lock_circle, lock_table
-from .schema import (SCORER, VIEWER, Circle, InAnotherCircle, NotFound, circles, payments, pot_entries, table_info,
-                     tables)
+from .locks import lock_circle, lock_circle_tables, lock_table
+from .schema import (SCORER, VIEWER, CantUndo, Circle, CircleChange, InAnotherCircle, NotFound, circle_changes, circles,
+                     payments, pot_entries, table_info, tables)
 
 
 def create_circle(name: str) -> str:
@@ -70,6 +71,87 @@ def join_circle(table_id: str, circle_id: str) -> None:
         if now_in not in (None, circle_id):
             raise InAnotherCircle(table_id)
         conn.execute(update(tables).where(tables.c.id == table_id).values(circle_id=circle_id))
+
+
+# ---- a rename or a merge taken back (issue 36: nothing final by mistake) ----
+
+def _circle_change(row, since: tuple = ()) -> CircleChange:
+    return CircleChange(row.id, row.old, row.new, row.merged, len(row.rows.get("tables", {})), row.undone,
+                        row.created_at, since)
+
+
+def _since(conn, circle_id: str, row) -> tuple[str, ...]:
+    """The circle's evenings joined after a change that have its new name (they keep it when it is undone)."""
+    rows = conn.execute(select(tables.c.id, tables.c.players).where(
+        tables.c.circle_id == circle_id, tables.c.id.not_in(row.rows["evenings"]))
+        .order_by(tables.c.played_on, tables.c.created_at, tables.c.id)).all()
+    return tuple(t.id for t in rows if row.new in t.players)
+
+
+def last_circle_change(circle_id: str) -> CircleChange | None:
+    """Return the circle's newest rename or merge not taken back (the one its Undo takes back), if any."""
+    with engine().connect() as conn:
+        row = conn.execute(select(circle_changes).where(circle_changes.c.circle_id == circle_id,
+                                                        circle_changes.c.undone.is_(False))
+                           .order_by(circle_changes.c.id.desc()).limit(1)).first()
+    return _circle_change(row) if row is not None else None
+
+
+def circle_change(circle_id: str, change_id: int) -> CircleChange | None:
+    """Return one of the circle's renames or merges by its id (None: not the circle's), with the evenings joined
+    since that have its new name."""
+    with engine().connect() as conn:
+        row = conn.execute(select(circle_changes).where(circle_changes.c.circle_id == circle_id,
+                                                        circle_changes.c.id == change_id)).first()
+        return _circle_change(row, _since(conn, circle_id, row)) if row is not None else None
+
+
+def undo_circle_change(circle_id: str, change_id: int, rename_of) -> CircleChange:
+    """Take back a rename or merge of the circle's people, across every evening it changed, as one change.
+
+    Under the circle's lock and then its tables' (store/locks.py), so two Undos at once take it back once, and a
+    hand saved meanwhile is taken back with its evening. Exactly the rows it changed go back: at each evening it
+    changed, the new name goes back to the old (there only one of the two sat, or the merge was refused, so this is
+    exact, hands saved there since included), with the lines marked paid there; the circle's own lines and pot
+    entries it renamed, by their ids. Evenings joined since keep the name they were played with. CantUndo (nothing written) if it was already undone, a later rename comes first, or an evening it
+    changed has the old name at its table again. `rename_of(table_id)` is that table's game's rename. Returns the
+    change, undone, with the evenings joined since that keep its new name (CircleChange.since)."""
+    with writing() as conn:
+        lock_circle_tables(conn, circle_id)
+        row = conn.execute(select(circle_changes).where(circle_changes.c.circle_id == circle_id,
+                                                        circle_changes.c.id == change_id)).first()
+        if row is None:
+            raise CantUndo("gone")
+        if row.undone:
+            raise CantUndo("undone")
+        later = conn.execute(select(circle_changes).where(circle_changes.c.circle_id == circle_id,
+                                                          circle_changes.c.id > row.id,
+                                                          circle_changes.c.undone.is_(False))
+                             .order_by(circle_changes.c.id.desc()).limit(1)).first()
+        if later is not None:
+            raise CantUndo("later", later=_circle_change(later))
+        renamed = {t: {new: old for old, new in renames.items()} for t, renames in row.rows["tables"].items()}
+        now_at = {r.id: r for r in conn.execute(select(tables.c.id, tables.c.players, tables.c.stake, tables.c.rules)
+                                                .where(tables.c.id.in_(list(renamed))))}
+        for table_id, back in renamed.items():
+            if table_id in now_at and set(back.values()) & set(now_at[table_id].players):
+                raise CantUndo("seated", table_id=table_id)
+        for table_id, back in renamed.items():
+            if table_id not in now_at:
+                continue  # (a table is never taken out of its circle; kept for a table deleted by hand)
+            t = now_at[table_id]
+            _bump(conn, table_id)
+            before = {"players": list(t.players), "stake": t.stake, "rules": dict(t.rules)}
+            after = {**before, "players": [back.get(p, p) for p in t.players], "renames": back}
+            _set_table(conn, table_id, after, back, rename_of(table_id))
+            _log(conn, table_id, None, "table", before, after, None)
+            _rename_money(conn, payments.c.table_id == table_id, back)
+        for payment_id, payer, payee in row.rows["paid"]:
+            conn.execute(update(payments).where(payments.c.id == payment_id).values(payer=payer, payee=payee))
+        for entry_id, who in row.rows["pot"]:
+            conn.execute(update(pot_entries).where(pot_entries.c.id == entry_id).values(who=who))
+        conn.execute(update(circle_changes).where(circle_changes.c.id == row.id).values(undone=True))
+        return replace(_circle_change(row, _since(conn, circle_id, row)), undone=True)
 
 
 def circle_of(table_id: str) -> str | None:

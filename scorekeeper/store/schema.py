@@ -136,6 +136,22 @@ pot_entries = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
+# a rename or merge of a circle's person (issue 36), kept so that its Undo takes back exactly what it changed, in
+# every evening, as one change: `rows` names them ({"tables": {table_id: {old: new}}, "paid": [[id, payer, payee]],
+# "pot": [[id, who]], "evenings": [the circle's table ids then]}: the circle's lines and pot entries as they were)
+circle_changes = Table(
+    "circle_changes", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("circle_id", String(64), ForeignKey("circles.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("old", String(64), nullable=False),
+    Column("new", String(64), nullable=False),
+    Column("merged", Boolean, nullable=False),  # two people became one (the new name was already someone's)
+    Column("rows", JSON, nullable=False),
+    Column("token", String(64), nullable=True, unique=True),  # the rename form's token
+    Column("undone", Boolean, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
 hands = Table(
     "hands", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
@@ -292,6 +308,30 @@ class Circle:
 
     def shows_ranking(self) -> bool:
         return self.role == SCORER or self.watch_ranking
+
+
+@dataclass(frozen=True)
+class CircleChange:
+    """A rename or a merge of one of a circle's people: the names, the evenings it changed, whether it was undone."""
+
+    id: int
+    old: str
+    new: str
+    merged: bool
+    evenings: int
+    undone: bool
+    created_at: datetime
+    since: tuple[str, ...] = ()  # (once undone) the circle's evenings joined after it that have the new name
+
+
+class CantUndo(Exception):
+    """A circle's rename or merge that can't be undone (nothing was): `why` is "undone" (it already was), "later"
+    (a later rename comes first: `later` is it), "gone" (no such change), or "seated" (`table_id` has the old name
+    at its table again)."""
+
+    def __init__(self, why: str, later: CircleChange | None = None, table_id: str | None = None):
+        super().__init__(why)
+        self.why, self.later, self.table_id = why, later, table_id
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from datetime import date, datetime, timezone
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_babel import format_date
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ... import store
 from ...engine import evening, season
@@ -102,8 +103,20 @@ def render_page(circle, template: str = "circle/page.html", status: int = 200, *
         paid=[p for p in paid if p.table_id is None],
         errors=extra.pop("errors", {}), pot_errors=extra.pop("pot_errors", {}),
         form=request.form if extra.get("keep_form") else {}, person=extra.get("person", ""),
-        name=extra.get("name", ""), added=request.args.get("added"), renamed=request.args.get("renamed"),
-        merged=request.args.get("merged") == "1", stale=request.args.get("stale") == "1"), status
+        name=extra.get("name", ""), added=request.args.get("added"), people_said=_people_said(circle),
+        last_change=store.last_circle_change(circle.id) if scorer else None, undo_error=extra.get("undo_error"),
+        stale=request.args.get("stale") == "1"), status
+
+
+def _people_said(circle) -> str | None:
+    """What the last rename, merge or Undo did, right after it (?renamed= or ?undone= in the address)."""
+    if request.args.get("undone"):
+        change = store.circle_change(circle.id, digits(request.args.get("undone")) or 0)
+        return change_said(circle, change) if change is not None and change.undone else None
+    if request.args.get("renamed"):
+        change = store.last_circle_change(circle.id)
+        return change_said(circle, change) if change is not None and change.new == request.args["renamed"] else None
+    return None
 
 
 def evening_rows(played: list[ledger.Evening], scorer: bool, most: int | None = None) -> list:
@@ -241,7 +254,8 @@ def rename_person(circle_id):
     circle = load_circle(circle_id)
     old, new = (request.form.get("person") or "").strip(), tidy(request.form.get("name") or "")
     if store.renamed_by(request.form.get("token")):  # the same form again (a double tap): done the first time
-        return redirect(url_for("circles.show", circle_id=circle.id, renamed=new, _anchor="people"), 303)
+        return redirect(url_for("circles.show", circle_id=circle.id, renamed=new, merged=int(merged),
+                                _anchor="people"), 303)
     for _try in range(RENAME_TRIES):
         tables = store.circle_tables(circle.id)
         played = seatings(tables)
@@ -258,7 +272,7 @@ def rename_person(circle_id):
         try:
             store.rename_everywhere([(r.table_id, r.players, r.renames) for r in plan],
                                     {t.id: get_game(t.game).rename for t in tables}.get, request.form.get("token"),
-                                    circle.id, seen={t.id: t.version for t in tables})
+                                    circle.id, seen={t.id: t.version for t in tables}, kept=(old, new, merged))
         except store.Moved:
             continue  # another phone changed the circle's evenings since they were read: plan again
         return redirect(url_for("circles.show", circle_id=circle.id, renamed=new, merged=int(merged),
@@ -267,6 +281,59 @@ def rename_person(circle_id):
         errors = {"name": _("The circle's evenings were changed on another phone meanwhile: look at them and rename "
                             "again.")}
     return render_page(circle, errors=errors, person=old, name=new, status=400)
+
+
+@bp.post("/c/<circle_id>/people/undo")
+def undo_rename(circle_id):
+    """Take back a rename or a merge, in every evening it changed, as one change; or say why it can't be."""
+    circle = load_circle(circle_id)
+    tables = store.circle_tables(circle.id)
+    try:
+        change = store.undo_circle_change(circle.id, digits(request.form.get("change")) or 0,
+                                          {t.id: get_game(t.game).rename for t in tables}.get)
+    except store.CantUndo as e:
+        return render_page(circle, undo_error=_cant_undo(circle, e), status=409 if e.why != "gone" else 404)
+    return redirect(url_for("circles.show", circle_id=circle.id, undone=change.id, _anchor="people"), 303)
+
+
+def _cant_undo(circle, e: store.CantUndo) -> str:
+    """Say, in one sentence, why a rename or merge can't be taken back (and that nothing was)."""
+    if e.why == "undone":
+        return _("That change was already undone (on this phone or another): there is nothing more to undo.")
+    if e.why == "later":
+        return _("%(old)s was renamed %(new)s after it: undo that first (nothing was undone).",
+                 old=isolated(e.later.old), new=isolated(e.later.new))
+    if e.why == "seated":
+        where = next((t for t in store.circle_tables(circle.id) if t.id == e.table_id), None)
+        return _("The evening of %(date)s was changed after it and has the old name at its table again: nothing was "
+                 "undone. Rename there instead.", date=format_date(where.day, "medium") if where else "?")
+    return _("That change isn't one of this circle's.")
+
+
+def change_said(circle, change) -> str:
+    """Say what a rename or merge did, or what its Undo did (and which evenings joined after it keep the new name),
+    in one or two sentences."""
+    if not change.undone:
+        if change.merged:
+            return ngettext("%(old)s and %(new)s are now one: %(new)s, in %(num)d evening.",
+                            "%(old)s and %(new)s are now one: %(new)s, in %(num)d evenings.", change.evenings,
+                            old=isolated(change.old), new=isolated(change.new))
+        return ngettext("%(old)s is now %(new)s, in %(num)d evening.", "%(old)s is now %(new)s, in %(num)d evenings.",
+                        change.evenings, old=isolated(change.old), new=isolated(change.new))
+    done = (ngettext("Undone: %(old)s and %(new)s are two people again, in the %(num)d evening it changed.",
+                     "Undone: %(old)s and %(new)s are two people again, in the %(num)d evenings it changed.",
+                     change.evenings, old=isolated(change.old), new=isolated(change.new)) if change.merged else
+            ngettext("Undone: %(old)s is %(old)s again, in the %(num)d evening it changed.",
+                     "Undone: %(old)s is %(old)s again, in the %(num)d evenings it changed.",
+                     change.evenings, old=isolated(change.old)))
+    days = {t.id: format_date(t.day, "medium") for t in store.circle_tables(circle.id)}
+    later = [days[t] for t in change.since if t in days]
+    if not later:
+        return done
+    return done + " " + ngettext(
+        "The evening of %(dates)s, played after it, keeps %(new)s: if that was %(old)s, change it at that table.",
+        "The evenings of %(dates)s, played after it, keep %(new)s: if that was %(old)s, change it at those tables.",
+        len(later), dates=", ".join(later), new=isolated(change.new), old=isolated(change.old))
 
 
 def _rename_plan(circle, played: list, names: set, old: str, new: str) -> tuple[dict, list]:
