@@ -120,7 +120,7 @@ def test_an_undo_of_a_merge_after_a_new_evening_used_the_merged_name_says_what_i
     assert ("Undone: Anne and Anna are two people again, in the 1 evening it changed. The evening of Dec 3, 2026, "
             "played after it, keeps Anna: if that was Anne, change it at that table.") in page
     table = standings(page)
-    assert table["Anne"][:2] == ["1", "+9"] and table["Anna"][:2] == ["2", "-2"]  # +4 − 6; Anne's +9 alone
+    assert table["Anne"][:2] == ["1", "+9"] and table["Anna"][:2] == ["2", "\u22122"]  # +4 − 6; Anne's +9 alone
     assert "Anne" not in store.circle_tables(circle_id)[-1].players  # the new evening kept what it was played with
 
 

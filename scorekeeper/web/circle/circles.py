@@ -254,8 +254,7 @@ def rename_person(circle_id):
     circle = load_circle(circle_id)
     old, new = (request.form.get("person") or "").strip(), tidy(request.form.get("name") or "")
     if store.renamed_by(request.form.get("token")):  # the same form again (a double tap): done the first time
-        return redirect(url_for("circles.show", circle_id=circle.id, renamed=new, merged=int(merged),
-                                _anchor="people"), 303)
+        return redirect(url_for("circles.show", circle_id=circle.id, renamed=new, _anchor="people"), 303)
     for _try in range(RENAME_TRIES):
         tables = store.circle_tables(circle.id)
         played = seatings(tables)
