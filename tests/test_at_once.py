@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import html
+import re
 import pathlib
 
 import pytest
@@ -86,6 +87,60 @@ def test_a_mark_taken_back_on_two_phones_at_once_is_taken_back_once(db_app):
 
 
 # ---- a table joins a circle ----
+
+def test_a_line_marked_paid_on_the_circle_and_on_its_evening_at_once_is_marked_once(db_app):
+    """Issue 36: one ledger. The circle's page and the evening's show the same line; tapped Paid on both at once,
+    it is marked once and the other phone is told (the circle's page: ?stale=1; the evening's: its sentence)."""
+    setup = db_app.test_client()
+    circle, table = circle_with_an_evening(setup)  # Anna & Cla +20 Rappen, Ben & Zoë −20
+    line = {"payer": "Ben", "payee": "Anna", "amount": "20", "currency": "CHF", "seen": "0"}
+    phones = [db_app.test_client(), db_app.test_client()]
+    out = two_phones(db_app, lambda: phones[0].post(circle + "/paid", data={**line, "token": "on-circle"}),
+                     lambda: phones[1].post(table + "/settle/paid", data={**line, "token": "on-evening"}),
+                     hold=("INSERT INTO payments",))
+    told = ["stale=1" in out[0].headers["Location"],
+            "isn't owed any more" in html.unescape(phones[1].get(out[1].headers["Location"]).get_data(as_text=True))]
+    assert sorted(told) == [False, True]  # one marked it, the other was told
+    circle_id = store.find_circle(circle.rsplit("/", 1)[1]).id
+    assert [(p.payer, p.payee, p.amount) for p in store.paid_in_circle(circle_id)] == [("Ben", "Anna", 20)]
+
+
+def test_a_pot_rule_changed_while_a_line_is_marked_paid_keeps_the_paid_evening_as_it_was_owed(db_app):
+    """The rule's change reads whether a line was paid under the circle's lock: the mark that holds it first is
+    seen, and the change counts from today (without the lock, on PostgreSQL, it read "nothing paid" and re-priced
+    the evening whose line had just been paid)."""
+    client = db_app.test_client()
+    circle = client.post("/circles/new", data={"name": "Krone"}).headers["Location"]
+    key = circle.rsplit("/", 1)[1]
+    url = client.post(f"/tables/new/troggu?circle={key}", data={
+        **{f"players-{i}": n for i, n in enumerate(["Anna", "Ben", "Cla", "Dumeng"])}, "first_dealer": "0",
+        "stake": "0.10", "currency": "CHF", "rule_min_players": "3", "rule_match_with_tapp_points": "y",
+        "rule_misere_tie": "each_top_pays", "played_on": "2026-01-08"}).headers["Location"]
+    # Anna's normal with 50 loses single: one hand she took on and lost (docs/rules.md §5)
+    assert client.post(url + "/hands", data={"contract": "normal", "declarer": "Anna", "side": "declarer",
+                                             "points": "50", "token": "t1"}).status_code == 303
+    assert client.post(circle + "/pot/rule", data={"per_lost_hand": "0.20"}).status_code == 303
+    line = {"payer": "Anna", "payee": "\N{BANK}", "amount": "20", "currency": "CHF", "seen": "0", "token": "pot"}
+    phones = [db_app.test_client(), db_app.test_client()]
+    out = two_phones(db_app, lambda: phones[0].post(circle + "/paid", data=line),
+                     lambda: phones[1].post(circle + "/pot/rule", data={"per_lost_hand": "0.50"}),
+                     hold=("INSERT INTO payments",))
+    assert [r.status_code for r in out] == [303, 303]
+    circle_id = store.find_circle(key).id
+    rule = store.pot_rule_of(circle_id)
+    owed = re.sub(r"<[^>]+>", "", html.unescape(client.get(circle).get_data(as_text=True))
+                  .split('<ol class="transfers">')[1].split("</ol>")[0])
+    if "stale" in out[0].headers["Location"]:
+        # the rule's change came first (nothing paid yet: it counts every evening), and the line of 20 the other
+        # phone showed was no longer owed: told, not marked; Anna owes the pot 50 (1 lost hand × 50)
+        assert rule == ((None, 50),) and store.paid_in_circle(circle_id) == []
+        assert "Anna pays the pot 50 Rappen" in " ".join(owed.split())
+    else:
+        # the mark came first: the change saw it and counts from today; the evening of January keeps its 20, paid
+        # (without the lock, on PostgreSQL, the change read "nothing paid" and re-priced it: Anna owed 30 more)
+        assert [a for _d, a in rule] == [20, 50] and rule[0][0] is None and rule[1][0] is not None
+        assert "the pot" not in owed
+
 
 def test_two_circles_taking_one_table_at_once_leave_it_in_one(db_app):
     thursday = store.find_circle(store.create_circle("Thursday")).id
@@ -330,7 +385,7 @@ AT_ONCE = {
     "import_table": "alone: inserts a new table under a new id",
     # one UPDATE of one column, which reads nothing first: the last phone's choice stands, as one after the other
     "set_watch": "alone: one UPDATE of the circle's row",
-    "set_pot_rule": "alone: one UPDATE of the circle's row",
+    "set_pot_rule": "test_a_pot_rule_changed_while_a_line_is_marked_paid_keeps_the_paid_evening_as_it_was_owed",
     "rename_circle": "alone: one UPDATE of the circle's row",
     "set_played_on": "alone: one UPDATE of the table's row, under its lock (the version moves on: a rename planned "
                      "before it is planned again)",

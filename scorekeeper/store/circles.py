@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import replace
+from datetime import date
 
-from sqlalchemy import Integer, cast, func, insert, select, update
+from sqlalchemy import Integer, cast, delete, func, insert, select, update
 
 from .db import engine, now, writing
 from .hands import _bump, _log, _rename_money, _set_table, insert_table
 from .links import CIRCLE, add_links
 from .locks import lock_circle, lock_circle_tables, lock_table
 from .schema import (SCORER, VIEWER, CantUndo, Circle, CircleChange, InAnotherCircle, NotFound, circle_changes, circles,
-                     payments, pot_entries, table_info, tables)
+                     payments, pot_entries, pot_rules, table_info, tables)
 
 
 def create_circle(name: str) -> str:
@@ -42,10 +43,43 @@ def set_watch(circle_id: str, money: bool, ranking: bool) -> None:
         conn.execute(update(circles).where(circles.c.id == circle_id).values(watch_money=money, watch_ranking=ranking))
 
 
-def set_pot_rule(circle_id: str, per_lost_hand: int) -> None:
-    """What each hand lost by whoever took it on pays into the circle's pot, in minor units (0: no rule)."""
+def set_pot_rule(circle_id: str, per_lost_hand: int, today: date | None = None) -> None:
+    """What each hand lost by whoever took it on pays into the circle's pot, in minor units (0: no rule).
+
+    Once a line of the circle was marked paid (on the circle or an evening), the change counts from `today` on: the
+    evenings before keep the rule they were owed (and paid) under. Before any, it counts every evening. Under the
+    circle's lock (store/locks.py): a mark and a change at once are one before the other."""
     with writing() as conn:
+        lock_circle(conn, circle_id)
+        mine = select(tables.c.id).where(tables.c.circle_id == circle_id)
+        paid = conn.execute(select(payments.c.id).where(
+            payments.c.undone.is_(False), (payments.c.circle_id == circle_id) | payments.c.table_id.in_(mine))
+            .limit(1)).first() is not None
+        kept = conn.execute(select(func.count()).select_from(pot_rules).where(pot_rules.c.circle_id == circle_id)
+                            ).scalar()
+        if not paid or today is None:
+            conn.execute(delete(pot_rules).where(pot_rules.c.circle_id == circle_id))
+            conn.execute(insert(pot_rules).values(circle_id=circle_id, first_day=None, per_lost_hand=per_lost_hand))
+        else:
+            if not kept:  # the rule so far counted every evening: kept so, up to today
+                was = conn.execute(select(circles.c.pot_per_lost_hand).where(circles.c.id == circle_id)).scalar()
+                conn.execute(insert(pot_rules).values(circle_id=circle_id, first_day=None, per_lost_hand=was))
+            # a second change on one day replaces the first (the evenings of that day count under the last)
+            conn.execute(delete(pot_rules).where(pot_rules.c.circle_id == circle_id, pot_rules.c.first_day == today))
+            conn.execute(insert(pot_rules).values(circle_id=circle_id, first_day=today, per_lost_hand=per_lost_hand))
         conn.execute(update(circles).where(circles.c.id == circle_id).values(pot_per_lost_hand=per_lost_hand))
+
+
+def pot_rule_of(circle_id: str) -> tuple:
+    """The pot's rule as engine/season.py takes it: ((first day or None, minor units), …), oldest first."""
+    with engine().connect() as conn:
+        rows = conn.execute(select(pot_rules.c.first_day, pot_rules.c.per_lost_hand, pot_rules.c.id)
+                            .where(pot_rules.c.circle_id == circle_id)).all()
+        if not rows:
+            now_rule = conn.execute(select(circles.c.pot_per_lost_hand).where(circles.c.id == circle_id)).scalar()
+            return ((None, now_rule or 0),)
+    rows = sorted(rows, key=lambda r: (r.first_day is not None, r.first_day or date.min, r.id))
+    return tuple((r.first_day, r.per_lost_hand) for r in rows)
 
 
 def rename_circle(circle_id: str, name: str) -> None:
@@ -161,8 +195,15 @@ def circle_of(table_id: str) -> str | None:
 
 
 def circle_tag(circle_id: str) -> str:
+    """The circle's tag (tag_in) as it is now."""
+    with engine().connect() as conn:
+        return tag_in(conn, circle_id)
+
+
+def tag_in(conn, circle_id: str) -> str:
     """Name what a circle's page shows as it is now, in one read: its tables and their versions (every hand, change
-    and rename moves a table's version), its paid marks and its pot (each mark and entry, made or taken back)."""
+    and rename moves a table's version), its paid marks and its pot (each mark and entry, made or taken back, and
+    its rule), read in the caller's transaction."""
     mine = select(tables.c.id).where(tables.c.circle_id == circle_id)
     marks = (payments.c.circle_id == circle_id) | payments.c.table_id.in_(mine)
     counts = (
@@ -173,10 +214,12 @@ def circle_tag(circle_id: str) -> str:
         select(func.count()).select_from(pot_entries).where(pot_entries.c.circle_id == circle_id),
         select(func.coalesce(func.sum(cast(pot_entries.c.undone, Integer)), 0))
         .where(pot_entries.c.circle_id == circle_id),
+        select(circles.c.pot_per_lost_hand).where(circles.c.id == circle_id),  # the pot's rule, and its changes
+        select(func.count()).select_from(pot_rules).where(pot_rules.c.circle_id == circle_id),
+        select(func.coalesce(func.max(pot_rules.c.id), 0)).where(pot_rules.c.circle_id == circle_id),
     )
-    with engine().connect() as conn:
-        row = conn.execute(select(*(c.scalar_subquery() for c in counts))).first()
-    return "c" + ".".join(str(int(v)) for v in row)
+    row = conn.execute(select(*(c.scalar_subquery() for c in counts))).first()
+    return "c" + ".".join(str(int(v or 0)) for v in row)
 
 
 def import_circle(name: str, created_at, evenings: list, paid: list, pot: list, watch_money: bool = True,

@@ -136,6 +136,17 @@ pot_entries = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
+# the pot's rule as it changed (issue 36): from which day (NULL: from the start) each hand lost by whoever took it on
+# pays how much in; an evening counts under the rule in force on its day. None kept: circles.pot_per_lost_hand counts
+# every evening (as before there was this table)
+pot_rules = Table(
+    "pot_rules", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("circle_id", String(64), ForeignKey("circles.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("first_day", Date, nullable=True),
+    Column("per_lost_hand", Integer, nullable=False),  # minor units (0: no rule from that day)
+)
+
 # a rename or merge of a circle's person (issue 36), kept so that its Undo takes back exactly what it changed, in
 # every evening, as one change: `rows` names them ({"tables": {table_id: {old: new}}, "paid": [[id, payer, payee]],
 # "pot": [[id, who]], "evenings": [the circle's table ids then]}: the circle's lines and pot entries as they were)

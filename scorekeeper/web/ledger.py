@@ -31,18 +31,29 @@ def owed(circle, played: list[Evening] | None = None, paid: list | None = None) 
     """What is still owed over the circle's season: {currency: Settlement}, the pot's rule included."""
     played = evenings(circle.id) if played is None else played
     paid = store.paid_in_circle(circle.id) if paid is None else paid
-    return dict(season.owed([e.played for e in played], paid, circle.pot_per_lost_hand))
+    return dict(season.owed([e.played for e in played], paid, store.pot_rule_of(circle.id)))
+
+
+TRIES = 3  # a line worked out again when the circle changed between finding it owed and marking it
 
 
 def mark_paid(circle, payer: str, payee: str, amount: int | None, currency: str, token: str | None,
               seen: int) -> None:
     """Mark a line of the season paid, from the circle's page or an evening's; store.AlreadyPaid if it isn't owed
-    now (marked on another phone, or the hands changed)."""
-    settlement = owed(circle).get(currency)
-    if settlement is None or (payer, payee, amount) not in {(t.payer, t.payee, t.amount)
-                                                            for t in settlement.transfers}:
-        raise store.AlreadyPaid()
-    store.mark_paid(payer, payee, amount, currency, circle_id=circle.id, token=token, seen=seen)
+    now (marked on another phone, the hands or the pot's rule changed). The line is found owed at the circle's tag,
+    and marked only if the tag is still that under the circle's lock: else it is worked out again."""
+    for _try in range(TRIES):
+        tag = store.circle_tag(circle.id)
+        settlement = owed(circle).get(currency)
+        if settlement is None or (payer, payee, amount) not in {(t.payer, t.payee, t.amount)
+                                                                for t in settlement.transfers}:
+            raise store.AlreadyPaid()
+        try:
+            store.mark_paid(payer, payee, amount, currency, circle_id=circle.id, token=token, seen=seen, tag=tag)
+            return
+        except store.Moved:
+            continue  # another phone changed the circle since: is the line still owed?
+    raise store.AlreadyPaid()
 
 
 def paid_to_pot(circle) -> dict[str, int]:

@@ -29,7 +29,7 @@ from ..bounds import invisible
 from ..chart import season_chart
 from ..l10n import isolated, locale_id, money, say
 from ..links import external
-from ..parse import amount_minor, digits
+from ..parse import amount_minor, digits, today
 from ..seating_check import name_problem, tidy
 from ..spreadsheet import Sheet, as_text
 from ..table_file import BadImport, read_upload
@@ -85,7 +85,7 @@ def render_page(circle, template: str = "circle/page.html", status: int = 200, *
     paid = store.paid_in_circle(circle.id) if money_shown else []
     page = season.page([e.played for e in played], filters, datetime.now(timezone.utc).date(), paid=paid,
                        pot_entries=store.pot_entries_of(circle.id) if money_shown else (),
-                       pot_rule=circle.pot_per_lost_hand, money=money_shown, ranking=circle.shows_ranking())
+                       pot_rule=store.pot_rule_of(circle.id), money=money_shown, ranking=circle.shows_ranking())
     scorer = circle.role == store.SCORER
     texts = {}
     if page.owed:
@@ -105,7 +105,8 @@ def render_page(circle, template: str = "circle/page.html", status: int = 200, *
         form=request.form if extra.get("keep_form") else {}, person=extra.get("person", ""),
         name=extra.get("name", ""), added=request.args.get("added"), people_said=_people_said(circle),
         last_change=store.last_circle_change(circle.id) if scorer else None, undo_error=extra.get("undo_error"),
-        stale=request.args.get("stale") == "1"), status
+        stale=request.args.get("stale") == "1",
+        rule_from=format_date(page.pot.rule_from, "medium") if page.pot and page.pot.rule_from else None), status
 
 
 def _people_said(circle) -> str | None:
@@ -443,7 +444,7 @@ def pot_rule(circle_id):
         amount = amount_minor(text) if text not in ("", "0") else 0
     except ValueError as e:
         return render_page(circle, pot_errors={"rule": str(e)}, keep_form=True, status=400)
-    store.set_pot_rule(circle.id, amount)
+    store.set_pot_rule(circle.id, amount, today())  # once lines were paid: from today on
     return redirect(url_for("circles.show", circle_id=circle.id, _anchor="pot"), 303)
 
 
