@@ -4,6 +4,8 @@ once lines were paid; an evening's date far away. Each: one sentence, nothing lo
 from __future__ import annotations
 
 import html
+import io
+import json
 import re
 from datetime import date
 
@@ -65,6 +67,17 @@ def test_a_pot_rule_changed_once_lines_were_paid_leaves_the_evenings_before_as_t
         circle_id = store.find_circle(circle.rsplit("/", 1)[1]).id
         rule = store.pot_rule_of(circle_id)
     assert [amount for _day, amount in rule] == [20, 50] and rule[0][0] is None  # 30 was replaced the same day
+    # the circle's file keeps the rule's days: restored, it owes the same
+    exported = client.get(circle + "/export.json").data
+    r = client.post("/circles/import", data={"file": (io.BytesIO(exported), "c.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 303 and owed_lines(client.get(r.headers["Location"]).get_data(as_text=True)) == owed
+    bad = json.loads(exported)
+    for rules in ([[None, 20], [None, 50]], [["1899-01-01", 20]], [[None, -5]], "x", []):
+        bad["pot_rules"] = rules
+        r = client.post("/circles/import", data={"file": (io.BytesIO(json.dumps(bad).encode()), "c.json")},
+                        content_type="multipart/form-data")
+        assert r.status_code == 400, rules
 
 
 def test_a_pot_rule_changed_before_any_line_was_paid_counts_every_evening(app, client):

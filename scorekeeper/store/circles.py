@@ -17,6 +17,7 @@ from .links import CIRCLE, add_links
 from .locks import lock_circle, lock_circle_tables, lock_table
 from .schema import (SCORER, VIEWER, CantUndo, Circle, CircleChange, InAnotherCircle, NotFound, circle_changes, circles,
                      payments, pot_entries, pot_rules, table_info, tables)
+from .schema import pot_rules as pot_rules_table
 
 
 def create_circle(name: str) -> str:
@@ -223,11 +224,12 @@ def tag_in(conn, circle_id: str) -> str:
 
 
 def import_circle(name: str, created_at, evenings: list, paid: list, pot: list, watch_money: bool = True,
-                  watch_ranking: bool = True, pot_per_lost_hand: int = 0) -> str:
+                  watch_ranking: bool = True, pot_per_lost_hand: int = 0, pot_rules: list | None = None) -> str:
     """Store a whole circle (from its export) under new addresses, all or nothing; return its scorer key.
 
     `evenings`: [(TableInfo, [Hand], [paid line])]; a paid line is (payer, payee, amount, currency, when);
-    `paid`: the season's own paid lines; `pot`: [(amount, currency, who, note, when)].
+    `paid`: the season's own paid lines; `pot`: [(amount, currency, who, note, when)]; `pot_rules`: the pot's rule
+    as it changed, [(first day or None, minor units)] (None: pot_per_lost_hand counts every evening).
     """
     circle_id = secrets.token_urlsafe(16)
     with writing() as conn:
@@ -246,4 +248,7 @@ def import_circle(name: str, created_at, evenings: list, paid: list, pot: list, 
             conn.execute(insert(pot_entries), [dict(circle_id=circle_id, amount=n, currency=c, who=who, note=note,
                                                     token=None, undone=False, created_at=when)
                                                for n, c, who, note, when in pot])
+        if pot_rules:
+            conn.execute(insert(pot_rules_table), [dict(circle_id=circle_id, first_day=first, per_lost_hand=amount)
+                                                   for first, amount in pot_rules])
         return add_links(conn, circle_id, CIRCLE)[SCORER]
