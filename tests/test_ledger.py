@@ -124,8 +124,8 @@ def test_an_undo_of_a_paid_mark_after_the_season_was_settled_again_owes_that_lin
         assert client.post(circle + "/paid", data=line).status_code == 303  # the season settled again
     assert "Nobody owes anything." in client.get(circle).get_data(as_text=True)
     page = client.get(first + "/settle").get_data(as_text=True)
-    ben_anna = re.search(r'<li[^>]*>(?:(?!</li>).)*?Ben(?:(?!</li>).)*?Anna(?:(?!</li>).)*?name="payment" value="(\d+)"',
-                         page, re.S).group(1)
+    ben_anna = re.search(r'<li[^>]*>(?:(?!</li>).)*?Ben(?:(?!</li>).)*?Anna(?:(?!</li>).)*?'
+                         r'name="payment" value="(\d+)"', page, re.S).group(1)
     assert client.post(first + "/settle/unpaid", data={"payment": ben_anna}).status_code == 303
     # the first night's Ben → Anna 20 is owed again, and only it: on the circle and on both evenings
     for url in (circle, first + "/settle", second + "/settle"):

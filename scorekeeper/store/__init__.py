@@ -9,8 +9,8 @@ from .hands import (add_hand, added_since, by_token, change_table, changed_by, c
                     table_version,
                     undo)
 from .circles import (circle_change, circle_of, circle_tables, circle_tag, create_circle, get_circle,  # noqa: F401
-                      import_circle, join_circle, last_circle_change, pot_rule_of, rename_circle, set_pot_rule, set_watch,
-                      undo_circle_change)
+                      import_circle, join_circle, last_circle_change, pot_rule_of, rename_circle, set_pot_rule,
+                      set_watch, undo_circle_change)
 from .tournaments import (add_entrant, close_round, create_tournament, cup_tables, draw_next_round,  # noqa: F401
                           entrants, get_tournament, hands_in, set_playing, tournament_of_table, tournament_tag)
 from .lists import keep_list, kept_list  # noqa: F401

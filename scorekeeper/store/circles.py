@@ -148,8 +148,9 @@ def undo_circle_change(circle_id: str, change_id: int, rename_of) -> CircleChang
     hand saved meanwhile is taken back with its evening. Exactly the rows it changed go back: at each evening it
     changed, the new name goes back to the old (there only one of the two sat, or the merge was refused, so this is
     exact, hands saved there since included), with the lines marked paid there; the circle's own lines and pot
-    entries it renamed, by their ids. Evenings joined since keep the name they were played with. CantUndo (nothing written) if it was already undone, a later rename comes first, or an evening it
-    changed has the old name at its table again. `rename_of(table_id)` is that table's game's rename. Returns the
+    entries it renamed, by their ids. Evenings joined since keep the name they were played with. CantUndo (nothing
+    written) if it was already undone, a later rename comes first, or an evening it changed has the old name at its
+    table again. `rename_of(table_id)` is that table's game's rename. Returns the
     change, undone, with the evenings joined since that keep its new name (CircleChange.since)."""
     with writing() as conn:
         lock_circle_tables(conn, circle_id)
