@@ -55,12 +55,13 @@ def create_app(test_config: dict | None = None) -> Flask:
         RATELIMIT_CIRCLES="200 per hour",  # starting a circle (POST), as opening a table
         # importing a circle (POST): its file may hold 1,000 evenings, each a table (5 imports made 5,000 tables)
         RATELIMIT_CIRCLE_IMPORTS="10 per hour",
+        RATELIMIT_CUPS="20 per hour",  # starting a cup night (POST): each seats its players at a round of tables
         RATELIMIT_LISTS="60 per hour",  # keeping a phone's encrypted list for its QR code (POST /lists)
         RATELIMIT_API="1200 per minute",  # the JSON API, every endpoint together
     )
     app.config.from_pyfile("config.py", silent=True)
     for key in ("SECRET_KEY", "DATABASE_URL", "PROXY_FIX", "RATELIMIT_STORAGE_URI", "RATELIMIT_TABLES",
-                "RATELIMIT_IMPORTS", "RATELIMIT_CIRCLES", "RATELIMIT_CIRCLE_IMPORTS", "RATELIMIT_LISTS", "RATELIMIT_API",
+                "RATELIMIT_IMPORTS", "RATELIMIT_CIRCLES", "RATELIMIT_CIRCLE_IMPORTS", "RATELIMIT_CUPS", "RATELIMIT_LISTS", "RATELIMIT_API",
                 "RATELIMIT_ENABLED", "MAX_HANDS", "MAX_URL", "MAX_CONTENT_LENGTH", "MAX_FORM_SIZE",
                 "BABEL_DEFAULT_TIMEZONE"):
         if os.environ.get(key):

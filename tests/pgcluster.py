@@ -21,6 +21,7 @@ class Cluster:
         # Debian keeps the server binaries off PATH, in /usr/lib/postgresql/<version>/bin.
         path = os.pathsep.join([os.environ.get("PATH", ""),
                                 *sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)])
+        self.path = path
         self.initdb, self.pg_ctl = shutil.which("initdb", path=path), shutil.which("pg_ctl", path=path)
         if not self.initdb or not self.pg_ctl:
             raise Unavailable("initdb/pg_ctl not on PATH")
@@ -39,6 +40,13 @@ class Cluster:
         self.data = os.path.join(self.workdir, "data")
         self._run([self.initdb, "-D", self.data, "--auth=trust", "-U", "app", "-E", "UTF8", "--no-sync"])
         self.start()
+
+    def tool(self, name: str) -> str:
+        """The path of one of the server's programs (pg_basebackup, pg_receivewal), found as initdb is."""
+        found = shutil.which(name, path=self.path)
+        if not found:
+            raise Unavailable(f"{name} not on PATH")
+        return found
 
     def _run(self, args):
         try:

@@ -78,6 +78,9 @@ def test_a_table_opened_before_keeps_its_rule_through_the_migration(tmp_path):
         client = app.test_client()
         # the old table's hand reads as it did: the half point is warned of (its rule: the trick's winner)
         assert any(WARNED in w for w in warnings(client.get("/t/old-rule").get_data(as_text=True)))
+        # the warning stays with the hand in its row: the watcher's page and the board poll too
+        assert any(WARNED in w for w in warnings(client.get("/v/old-rule").get_data(as_text=True)))
+        assert any(WARNED in w for w in warnings(client.get("/t/old-rule/board").get_data(as_text=True)))
         assert not any(WARNED in w for w in warnings(client.get("/t/fft-rule").get_data(as_text=True)))
     finally:
         app.extensions["store"].dispose()

@@ -191,3 +191,19 @@ def test_a_post_refused_with_an_error_page_says_why_in_the_header_too(client, cs
     expired = csrf_app.test_client().post(url + "/hands", data={"partner": "Cla", "points": "40", "token": "g2"})
     assert expired.status_code == 400 and "expired" in unquote(expired.headers["X-Refused"])
     assert "X-Refused" not in client.get(url + "/hands/7").headers  # a page asked for: nothing was refused
+
+
+def test_the_live_preview_says_why_a_typed_hand_is_impossible(client):
+    """Issue 41 item 11: the preview says why, at once, instead of going blank; a hand still being entered (its
+    fields empty) gets no message."""
+    from tests.test_words import FRENCH_TAROT
+    url = client.post("/tables/new/french_tarot", data=FRENCH_TAROT).headers["Location"]
+    hand = {"taker": "Anna", "contract": "garde", "side": "attack"}
+    # docs/rules.md §6: the deck is 91 points, so 95 can't be a side's
+    page = client.post(url + "/preview", data={**hand, "points": "95", "oudlers": "1"}).get_data(as_text=True)
+    assert '<p class="engine-error">Points: The points must be between 0 and 91' in page
+    page = client.post(url + "/preview", data={**hand, "points": "", "oudlers": ""}).get_data(as_text=True)
+    assert "engine-error" not in page and "sentence" not in page  # not yet entered: nothing to say
+    page = client.post(url + "/preview", data={**hand, "points": "95", "oudlers": "1"},
+                       query_string={"lang": "fr"}).get_data(as_text=True)
+    assert "Points\u202f: " in page  # the label's colon as French sets it

@@ -88,6 +88,15 @@ def test_starting_and_importing_circles_are_limited_as_opening_tables(tmp_path):
                        ).status_code == 303  # another address: its own count
 
 
+def test_starting_cups_is_limited(tmp_path):
+    """Issue 37 item 4: tournaments are limited as circles are; a cup seats its players at a round of tables."""
+    from test_cups_web import CUP
+    client = limited_app(tmp_path, RATELIMIT_CUPS="2 per hour").test_client()
+    assert [client.post("/cups/new", data=CUP).status_code for _ in range(3)] == [303, 303, 429]
+    assert client.get("/cups/new").status_code == 200  # only starting one is counted
+    assert client.post("/cups/new", data=CUP, environ_base={"REMOTE_ADDR": "10.1.2.3"}).status_code == 303
+
+
 def test_saving_fixing_and_undoing_hands_is_never_limited(tmp_path):
     client = limited_app(tmp_path, RATELIMIT_TABLES="1 per hour", RATELIMIT_API="1 per hour").test_client()
     url = open_table(client)
@@ -125,6 +134,7 @@ def test_the_default_limits_are_generous():
     assert app.config["RATELIMIT_API"] == "1200 per minute"
     assert app.config["RATELIMIT_TABLES"] == app.config["RATELIMIT_IMPORTS"] == "200 per hour"
     assert app.config["RATELIMIT_CIRCLES"] == "200 per hour" and app.config["RATELIMIT_CIRCLE_IMPORTS"] == "10 per hour"
+    assert app.config["RATELIMIT_CUPS"] == "20 per hour"
     assert app.config["MAX_HANDS"] == 2000
 
 

@@ -87,3 +87,68 @@ def test_a_sqlite_ledger_replicated_by_litestream_is_restored_after_the_disk_is_
     assert numbers == list(range(1, len(hands) + 1))  # a clean prefix: none missing between
     assert FIRST <= len(hands) <= FIRST + THEN  # every hand the replica had been seen to hold, and no more than saved
     assert [h.facts["points"] for h in hands[:FIRST]] == [30 + n for n in range(FIRST)]
+
+
+@pytest.mark.postgres
+def test_a_postgresql_ledger_streamed_by_pg_receivewal_is_restored_after_the_disk_is_lost(own_postgres):
+    """docs/deploy.md's PostgreSQL drill, run: a base backup and pg_receivewal --synchronous into a folder standing for
+    the backup machine; hands saved; the server's disk lost (stopped at once, its data directory deleted); the base
+    backup replays the received WAL (the segment being received included) and holds every hand the WAL receiver had
+    flushed, and the table is a clean run of hands."""
+    import psycopg
+
+    cluster = own_postgres
+    as_postgres = cluster.as_user
+    work = Path(cluster.workdir)
+    received, base = work / "wal", work / "base"
+    url = cluster.database("club")
+    conninfo = f"host=127.0.0.1 port={cluster.port} user=app"
+    run = lambda *args: subprocess.run([*as_postgres, *args], check=True, capture_output=True, timeout=120)  # noqa: E731
+    run("mkdir", str(received))
+    run(cluster.tool("pg_receivewal"), "-d", conninfo, "--create-slot", "--slot=scorekeeper")
+    receiving = subprocess.Popen([*as_postgres, cluster.tool("pg_receivewal"), "-d", conninfo, "--slot=scorekeeper",
+                                  "--directory", str(received), "--synchronous", "--no-loop"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        # the weekly base backup, taken with the server running; its WAL comes from the receiver's folder
+        run(cluster.tool("pg_basebackup"), "-d", conninfo, "--pgdata", str(base), "--wal-method=none",
+            "--checkpoint=fast")
+        app = create_app({"TESTING": True, "SECRET_KEY": "s", "DATABASE_URL": url})
+        with app.app_context():
+            table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0).id
+            for n in range(FIRST):
+                store.add_hand(table, {**HAND, "points": 30 + n}, f"first-{n}")
+            with psycopg.connect(f"{conninfo} dbname=postgres", autocommit=True) as conn:
+                written = conn.execute("SELECT pg_current_wal_lsn()").fetchone()[0]
+                deadline = time.monotonic() + 120
+                # the receiver has flushed the first hands to its disk (--synchronous: flush_lsn is on disk there)
+                while not conn.execute("SELECT flush_lsn >= %s::pg_lsn FROM pg_stat_replication", (written,)).fetchone()[0]:
+                    assert receiving.poll() is None, "pg_receivewal stopped"
+                    assert time.monotonic() < deadline, "the receiver never flushed the first hands"
+                    time.sleep(0.1)  # polling the receiver's state
+            for n in range(THEN):  # the last moments before the loss: these may or may not reach the receiver
+                store.add_hand(table, {**HAND, "points": 60 + n}, f"then-{n}")
+        app.extensions["store"].dispose()
+        cluster.stop()  # the machine is gone, at once
+    finally:
+        os.killpg(receiving.pid, signal.SIGKILL)
+        receiving.wait(30)
+    run("rm", "-rf", cluster.data)  # the disk is lost
+
+    # the drill (docs/deploy.md): the partial segment under its own name, restore_command, recovery.signal, start
+    for partial in received.glob("*.partial"):
+        run("cp", str(partial), str(received / partial.name.removesuffix(".partial")))
+    run("sh", "-c", f"echo \"restore_command = 'cp {received}/%f %p'\" >> {base}/postgresql.auto.conf"
+                    f" && touch {base}/recovery.signal")
+    cluster.data = str(base)
+    cluster.start()  # replays every received segment, then opens read-write
+    app = create_app({"TESTING": True, "SECRET_KEY": "s", "DATABASE_URL": url})
+    try:
+        with app.app_context():
+            hands = store.list_hands(table)
+    finally:
+        app.extensions["store"].dispose()
+    numbers = [h.number for h in hands]
+    assert numbers == list(range(1, len(hands) + 1))  # a clean prefix: none missing between
+    assert FIRST <= len(hands) <= FIRST + THEN  # every hand the receiver had flushed, and no more than saved
+    assert [h.facts["points"] for h in hands[:FIRST]] == [30 + n for n in range(FIRST)]

@@ -426,3 +426,18 @@ def test_a_seat_is_either_renamed_or_taken_over_not_both(client):
     page = r.get_data(as_text=True)
     assert r.status_code == 200 and "Either correct Anna&#39;s name or say who takes the seat, not both." in page
     assert 'value="Dumeng"' in page and 'value="Annina"' in page  # what was typed stays
+
+
+@pytest.mark.parametrize("lang, said, gendered", [
+    ("fr", "a quitté la table", "parti"), ("it", "ha lasciato il tavolo", "uscito"),
+    ("rm", "ha bandunà la maisa", "partì"), ("de", "hat den Tisch verlassen", None)])
+def test_who_left_is_said_without_a_gender(client, lang, said, gendered):
+    """Issue 41 words: "Claire parti" was a man's word for a woman; the app doesn't know who is which, so the totals
+    say it in a form that fits everyone."""
+    url = open_table(client)
+    hand(client, url, "Anna", 63, 1)
+    assert change(client, url, ["Anna", "Ben", "Cla", "Dumeng"], leaves=[1], token="l1").status_code == 303
+    page = client.get(url, query_string={"lang": lang}).get_data(as_text=True)
+    assert f'Ben <small class="muted">{said}</small>' in page.replace("\u2068", "").replace("\u2069", "")
+    if gendered:
+        assert f">{gendered}<" not in page

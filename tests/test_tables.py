@@ -637,3 +637,26 @@ def test_an_import_whose_date_is_not_text_is_refused_with_a_sentence(client, val
     exported = client.get(url + "/export.json").get_json()
     exported["created_at"] = value
     assert refusal(upload(client, exported)) == "A date in the file can't be read."
+
+
+def test_a_hand_deleted_among_the_older_hands_is_said_there_with_undo(client):
+    """Issue 41 item 11: the "deleted, Undo" notice is where the player was looking: a hand deleted on a page of older
+    hands (beyond the table page's 20: engine/evening.py PAGE) brings that page back, the notice in the hand's place."""
+    url = open_table(client)
+    for i in range(25):
+        client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": str(30 + i), "token": f"h{i}"})
+    older = client.get(url + "/history?before=5").get_data(as_text=True)  # hands 1 to 5
+    assert 'name="back" value="5"' in older
+    r = client.post(url + "/hands/3/delete", data={"token": "d", "back": "5"})
+    assert r.status_code == 303 and r.headers["Location"].endswith("/history?before=5#deleted")
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    # hands 1, 2, 4, 5 are now positions 1 to 4; the notice sits between the hand now 3 (was 4) and hand 2
+    assert re.search(r'id="hand-4".*id="deleted"[^>]*><span>Hand 3 deleted\.</span>.*form="undo-last".*id="hand-2"',
+                     page, re.S)
+    assert 'id="undo-last"' in page
+    # Undo brings it back
+    assert client.post(url + "/undo", data={"token": "u"}).status_code == 303
+    assert 'id="hand-3"' in client.get(url + "/history?before=5").get_data(as_text=True)
+    # deleted from the table page, it is said on the table page, as before
+    r = client.post(url + "/hands/25/delete", data={"token": "d2"})
+    assert r.headers["Location"].endswith("#deleted") and "/history" not in r.headers["Location"]

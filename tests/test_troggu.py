@@ -1,6 +1,8 @@
 """Troggu scoring (docs/rules.md §5): known hands, boundaries, bad input and properties, on the pure engine."""
+import html
+
 import pytest
-from hypothesis import given, reject, settings, strategies as st
+from hypothesis import assume, given, reject, settings, strategies as st
 
 from scorekeeper.engine import cards as C
 from scorekeeper.engine.errors import BadHand, BadRequest, DuplicateCard, UnknownPlayer
@@ -133,11 +135,11 @@ def test_misere(players, points, tie, expected, source):
     assert result.points == points
 
 
-def test_misere_points_outside_the_tapp_range_warn():
-    # 4 players: the 10 Tapp cards hold at least 10 points, so the piles add up to at most 104.
-    result = score(P4, misere({"Anna": 40, "Ben": 30, "Cla": 20, "Dora": 20}), rules())
-    assert len(result.warnings) == 1 and "between 67 and 104" in str(result.warnings[0])
-    # With the Visp 6-card Tapp (14 each) up to 108 is possible: 110 still warns, 108 doesn't.
+def test_misere_points_outside_the_tapp_range_are_refused():
+    # 4 players: the 10 Tapp cards hold at least 10 points, so the piles add up to at most 104; 40+30+20+20 = 110
+    with pytest.raises(BadHand, match="between 67 and 104"):
+        score(P4, misere({"Anna": 40, "Ben": 30, "Cla": 20, "Dora": 20}), rules())
+    # With the Visp 6-card Tapp (14 each) up to 108 is possible: 110 is still refused, 108 isn't.
     assert score(P4, misere({"Anna": 40, "Ben": 30, "Cla": 20, "Dora": 18}), rules(tapp_4p=6)).warnings == ()
 
 
@@ -262,17 +264,29 @@ def test_more_points_never_lower_the_declarer(case, more):
         assert high.scores[hand["partner"]] >= low.scores[hand["partner"]]
 
 
-def misere_pile(n):
+def misere_pile(n, most=14):
     """A misère player's points real cards give: 0, the Fool kept back (4, 5), or tricks (n − 1 and more);
     at 7 or 8 players the Fool is in the Tapp: 0 or n and more (docs/rules.md §5 bounds)."""
     if n >= 7:
-        return st.one_of(st.just(0), st.integers(n, 14))
-    return st.one_of(st.sampled_from([0, 5]), st.integers(n - 1, 14))
+        return st.one_of(st.just(0), st.integers(n, most))
+    return st.one_of(st.sampled_from([0, 5]), st.integers(n - 1, most))
+
+
+@st.composite
+def misere_points(draw):
+    """Every player's points, adding up to what some Tapp leaves: 114 − the Tapp's points (docs/rules.md §0.3, §5)."""
+    n = draw(st.integers(3, 8))
+    size, most = troggu.tapp_range(n, rules())
+    fewest = 2 * 5 + size - 2 if n >= 7 else size  # at 7-8 the Fool and I (5 each) lie in the Tapp
+    target = draw(st.integers(troggu.TOTAL - most, troggu.TOTAL - fewest))
+    others = draw(st.lists(misere_pile(n, 40), min_size=n - 1, max_size=n - 1))
+    last = target - sum(others)
+    assume(last == 0 or (last >= n if n >= 7 else last in (0, 5) or last >= n - 1))
+    return [*others, last]
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(3, 8).flatmap(lambda n: st.lists(misere_pile(n), min_size=n, max_size=n)),
-       st.sampled_from(["each_top_pays", "split", "none"]))
+@given(misere_points(), st.sampled_from(["each_top_pays", "split", "none"]))
 def test_misere_sums_to_zero_and_the_top_pays(points, tie):
     players = [f"P{i}" for i in range(len(points))]
     result = score(players, misere(dict(zip(players, points))), rules(misere_tie=tie))
@@ -380,24 +394,43 @@ def test_misere_at_seven_counts_the_fool_and_one_in_the_tapp():
     # more cards (1 point at least): the Tapp holds 14 points at least, the piles 114 − 14 = 100 at most.
     points = {"Anna": 14, "Ben": 14, "Cla": 14, "Dora": 14, "Eva": 14, "Fritz": 14, "Gian": 16}  # 100
     assert score(P7, misere(points), rules()).warnings == ()
-    points["Gian"] = 17  # 101
-    result = score(P7, misere(points), rules())
-    assert len(result.warnings) == 1 and "between 84 and 100" in str(result.warnings[0])
+    points["Gian"] = 17  # 101: the Tapp would hold 13, less than its Fool, I and four cards can
+    with pytest.raises(BadHand, match="between 84 and 100: one of them is miscounted"):
+        score(P7, misere(points), rules())
 
 
-def test_a_saved_misere_shows_its_warning_in_its_history_row(client):
-    """Piles that add up to 40 are saved (a warning, not a refusal: the players may have counted wrong, and say so
-    after) and the warning stays with the hand: in its row on the scorer's page, the watcher's and the board poll."""
+def test_misere_points_that_no_tapp_leaves_are_refused_but_counted_cards_only_warn():
+    """The bad-input matrix's case 163 (issue 37): typed points are trusted but checked (API.md), so piles that add up
+    to 40 at 4 players are refused; the same shortfall from counted cards warns, since a card may still be found."""
+    # 4 players: 10 Tapp cards, worth 10 (ten 1-point cards) to 47 (the seven 5-point cards and three queens), so the
+    # piles make 114 − 47 = 67 to 114 − 10 = 104 (docs/rules.md §5); 13 + 9 + 9 + 9 = 40
+    with pytest.raises(BadHand, match="add up to 40; .* between 67 and 104: one of them is miscounted"):
+        score(P4, misere({"Anna": 13, "Ben": 9, "Cla": 9, "Dora": 9}), rules())
+
+
+def test_a_miscounted_misere_is_refused_at_the_table_with_what_was_typed_kept(client):
+    """Piles that add up to 40 are refused in the form as in the API (case 163), with the sentence and the typed
+    points kept; the first correct count saves."""
     from test_table_changes import TROGGU  # Anna, Ben, Cla, Dumeng; 10 cards in the Tapp at 4 players
     url = client.post("/tables/new/troggu", data=TROGGU).headers["Location"]
     hand = {"contract": "misere", "mp0": "13", "mp1": "9", "mp2": "9", "mp3": "9", "token": "m", "action": "save"}
-    assert client.post(url + "/hands", data=hand).status_code == 303  # saved
+    page = client.post(url + "/hands", data=hand)
+    assert page.status_code == 200  # the form again, nothing saved
+    text = html.unescape(page.get_data(as_text=True))
     # 13 + 9 + 9 + 9 = 40; without the Tapp the piles make 114 − 47 = 67 (its 10 cards the richest: the Fool, XXI,
     # I and the 4 kings at 5, 3 queens at 4) to 114 − 10 = 104 (10 cards of at least 1) (docs/rules.md §5)
-    warning = "The piles add up to 40; with the 10 Tapp cards left out they should make between 67 and 104."
-    row = f'<p class="warning">{warning}</p>'
-    assert row in client.get(url).get_data(as_text=True)
-    assert row in client.get(url.replace("/t/", "/v/")).get_data(as_text=True)
-    assert row in client.get(url + "/board").get_data(as_text=True)
+    assert "The points add up to 40; with the 10 Tapp cards left out they must make between 67 and 104" in text
+    assert 'value="13"' in text and text.count('value="9"') >= 3  # what was typed is kept
+    assert "/hands/1" not in client.get(url).get_data(as_text=True)
+    hand.update(mp0="40", mp1="30", mp2="20", mp3="14", token="m2")  # 104: a Tapp of ten 1-point cards
+    assert client.post(url + "/hands", data=hand).status_code == 303
     how = client.get(url + "/hands/1/how").get_data(as_text=True)
-    assert "Anna has the most points (13) and pays each of the 3 others 1" in how  # scored all the same
+    assert "Anna has the most points (40) and pays each of the 3 others 1" in how
+
+
+def test_misere_cards_that_add_up_short_only_warn():
+    # the same shortfall from counted cards (case 163's other half): a pile of four 1-point trumps is 4 − 1 = 3 points
+    # at most a trick's worth (docs/rules.md §5), far below 67: saved, with the warning to go and find the cards
+    piles = {"Anna": ["T2", "T3", "T4", "T5"], "Ben": [], "Cla": [], "Dora": []}
+    result = score(P4, {"contract": "misere", "misere_cards": piles}, rules())
+    assert any("should make between 67 and 104" in str(w) for w in result.warnings)

@@ -87,6 +87,7 @@ class Count:
     points: str
     sets: dict = field(default_factory=dict)
     oudlers: str | None = None
+    blatt: str | None = None  # the field the count's Blatt goes to, where a game counts to the third (§11)
     # points no pile holds, added when a field says so: (field, value, points), e.g. Sicily's last trick, 5 to the
     # side that took it ("last_trick", "declarer", 5); the field must be chosen before the pile is counted
     bonus: tuple | None = None

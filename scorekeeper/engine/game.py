@@ -99,6 +99,7 @@ class Game:
     oudlers: frozenset = frozenset()
     total: int | None = None  # the deck's points, summed over the piles of a real hand (docs/rules.md §0.3)
     default_stake: int = 1  # money per unit, in the currency's minor unit
+    currency: str = "EUR"  # where the game is played: a new table's currency when the reader's region doesn't say
     unit: str = "point"
     unit_label: str = N_("Points")  # the scoreboard's column of units
     stake_label: str = N_("Stake per point")
@@ -106,6 +107,7 @@ class Game:
     deals_per_game: int = 0  # hands that make one game, where the rules count games (Troccas 4, 1659 3)
     deals_label: str = ""  # a whole game of them in words: "4 deals", "3 rounds"
     shown_players: int | None = None  # name fields shown before "more players" when opening a table
+    players_hint: str = ""  # what the players' fields need saying for this game (Königrufen's dummy at three)
     samples: tuple = ()  # piles counted on the rules page
     samples_combine: bool = False  # the sample piles also make one real pile together
     example: Callable | None = None  # example(game) -> Example: the hand the rules page settles

@@ -338,6 +338,8 @@ def fill_count(form, target: str, count) -> tuple | None:
     form[found.points].data = points(total) if total >= 0 else str(total)
     if found.oudlers is not None and count.oudlers is not None:
         form[found.oudlers].data = str(count.oudlers)
+    if found.blatt is not None and count.blatt is not None:
+        form[found.blatt].data = str(count.blatt) if count.blatt else None  # 0 Blatt: the pick's blank, "0"
     return extra
 
 
@@ -432,6 +434,17 @@ def errors(form) -> list[str]:
     if form.count_of.errors:
         out.append(gettext("Count the cards instead"))
     return out
+
+
+def why_not(form) -> tuple[str, str] | None:
+    """Say why a hand can't be scored by what was typed or chosen in it ("at most 91 points"), for the live preview:
+    the first message at a field that holds something. A field still empty is a hand not yet entered, not a wrong
+    one: the preview says nothing of it (the Save does)."""
+    for n in _flat(layout(form)):
+        field = n["field"]
+        if field.errors and any(str(v).strip() for v in (field.raw_data or ())):
+            return n["label"], field.errors[0]  # (the field's label, its message)
+    return None
 
 
 def _flat(nodes):

@@ -72,6 +72,28 @@ def _locale(currency: str | None) -> tuple[Locale, str]:
     return found
 
 
+# regions whose money is the franc or the euro; a reader elsewhere, or whose browser names no region, gets the game's own
+FRANC = frozenset({"CH", "LI"})
+EURO = frozenset({"AT", "BE", "CY", "DE", "EE", "ES", "FI", "FR", "GR", "HR", "IE", "IT", "LT", "LU", "LV", "MC", "MT",
+                  "NL", "PT", "SI", "SK", "SM", "VA"})
+
+
+def home_currency(game_currency: str) -> str:
+    """Return a new table's currency: the reader's region's (fr-CH, de-CH and rm: CHF; fr-FR, it-IT, de-DE, de-AT:
+    EUR), else the game's own (Troggu's CHF, French Tarot's EUR)."""
+    lang = str(get_locale() or "en")
+    region = _browser_region(lang)
+    if region in FRANC or (region is None and lang == "rm"):  # Romansh is written in the Grisons only
+        return "CHF"
+    return "EUR" if region in EURO else game_currency
+
+
+def amount_field(minor: int, currency: str | None = None) -> str:
+    """Write an amount for a form's field as the reader types it: 0.10 (de-CH, en), 0,10 (fr, it, de); no symbol,
+    no grouping (web/parse.py reads either mark)."""
+    return format_decimal(Decimal(minor) / 100, format="0.00", locale=locale_id(currency))
+
+
 @lru_cache(maxsize=64)
 def _parsed(lang: str, region: str | None) -> tuple[Locale, str]:
     try:

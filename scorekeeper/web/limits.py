@@ -2,7 +2,7 @@
 
 Saving, fixing and undoing hands is never limited: a table's own scorers work at the table's pace.
 The limits are settings (RATELIMIT_TABLES, RATELIMIT_IMPORTS, RATELIMIT_CIRCLES, RATELIMIT_CIRCLE_IMPORTS,
-RATELIMIT_API in Flask-Limiter's syntax, "200 per hour"), counted in memory per process unless RATELIMIT_STORAGE_URI names a shared store such
+RATELIMIT_CUPS, RATELIMIT_API in Flask-Limiter's syntax, "200 per hour"), counted in memory per process unless RATELIMIT_STORAGE_URI names a shared store such
 as redis://host:6379 (docs/deploy.md). A breach is a 429 that web/site.py answers in the player's
 language, as JSON under /api/ and as the error page elsewhere.
 """
@@ -17,10 +17,10 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
 # endpoint -> the setting that limits its POSTs (opening a table, importing one; starting a circle, importing one;
-# keeping a phone's list for its QR code)
+# keeping a phone's list for its QR code; starting a cup night)
 LIMITED_POSTS = {"setup.new_table": "RATELIMIT_TABLES", "exports.import_table": "RATELIMIT_IMPORTS",
                  "circles.new_circle": "RATELIMIT_CIRCLES", "circles.import_circle": "RATELIMIT_CIRCLE_IMPORTS",
-                 "home.keep_list": "RATELIMIT_LISTS"}
+                 "home.keep_list": "RATELIMIT_LISTS", "cups.new_cup": "RATELIMIT_CUPS"}
 
 
 def install(app: Flask, api: Blueprint, exempt: Blueprint) -> Limiter:

@@ -11,6 +11,7 @@ from decimal import Decimal
 from flask_babel import gettext as _
 from flask_babel import to_user_timezone
 
+from .l10n import amount_field
 from .seating_check import stake_problem
 
 WHOLE = re.compile(r"[+-]?[0-9]{1,9}")  # typed points: nine digits, a sign
@@ -30,10 +31,11 @@ def amount_minor(text: str) -> int:
     the player's words."""
     text = (text or "").strip().replace(",", ".").replace("'", "")
     if MONEY.fullmatch(text) is None:  # checked before Decimal sees it: at most 19 characters
-        raise ValueError(_("Write an amount such as 0.10."))
+        raise ValueError(_("Write an amount such as %(example)s.", example=amount_field(10)))
     minor = Decimal(text) * 100
     if minor != minor.to_integral_value() or minor <= 0:
-        raise ValueError(_("Write an amount above zero with at most two decimals, such as 0.10."))
+        raise ValueError(_("Write an amount above zero with at most two decimals, such as %(example)s.",
+                           example=amount_field(10)))
     return int(minor)
 
 

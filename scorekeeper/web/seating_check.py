@@ -13,7 +13,7 @@ from flask_babel import gettext as _
 from ..engine.errors import ScoreError
 from ..engine.games import check_count, resolve_rules
 from .bounds import MAX_NAME, invisible
-from .l10n import say
+from .l10n import amount_field, say
 
 MAX_STAKE = 1_000_000  # minor units: 10,000 francs or euros a unit (table_form.money_minor reads a typed amount)
 
@@ -37,7 +37,7 @@ def name_problem(name: str) -> str | None:
 def stake_problem(stake: int) -> str | None:
     """Say what is wrong with a stake in minor units (Rappen, cents), or None."""
     if stake <= 0:
-        return _("Write an amount above zero with at most two decimals, such as 0.10.")
+        return _("Write an amount above zero with at most two decimals, such as %(example)s.", example=amount_field(10))
     if stake > MAX_STAKE:
         return _("That stake is too high for a card table (at most 10,000).")
     return None

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+import unicodedata
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from babel.numbers import get_decimal_symbol
 from flask import Response
@@ -71,6 +74,19 @@ class Sheet:
         self._writer.writerow(cells)
 
     def answer(self, filename: str) -> Response:
-        """The file, as a download called `filename`."""
+        """The file, as a download called `filename` (in the reader's words: "Tarot-français-2026-11-27.csv")."""
         return Response(self._out.getvalue(), mimetype="text/csv",
-                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+                        headers={"Content-Disposition": attachment(filename)})
+
+
+def file_name(*words: str, suffix: str) -> str:
+    """Join words into a file name a phone can keep: "Tarot français", "2026-11-27" → "Tarot-français-2026-11-27.csv".
+    Letters of every script stay; what a file system or a header refuses (/ \\ : * ? " < > | and controls) goes."""
+    kept = [re.sub(r"[\\/:*?\"<>|\x00-\x1f\x7f]+", "", w).strip() for w in words]
+    return "-".join(re.sub(r"\s+", "-", w) for w in kept if w) + suffix
+
+
+def attachment(filename: str) -> str:
+    """A Content-Disposition for a download: the UTF-8 name (RFC 6266's filename*), and an ASCII one for old clients."""
+    ascii_name = unicodedata.normalize("NFKD", filename).encode("ascii", "ignore").decode() or "export"
+    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(filename, safe='')}"

@@ -5,7 +5,7 @@ answer renders a dozen partials). The one exception is the language of this requ
 """
 from __future__ import annotations
 
-from flask_babel import format_datetime, get_locale
+from flask_babel import format_date, format_datetime, get_locale
 from jinja2 import BytecodeCache
 
 from ..engine import evening
@@ -52,8 +52,8 @@ def install(app) -> None:
                                   isolated=isolated)  # an engine sentence, and points (53, 40.5), for people
     app.jinja_env.globals.update({
         # words, numbers and money in the reader's language
-        "money": money, "isolated": isolated, "signed": signed, "house_rule_title": option_title,
-        "card_title": card_title, "format_datetime": format_datetime, "when": when,
+        "money": money, "amount_field": l10n.amount_field, "isolated": isolated, "signed": signed, "house_rule_title": option_title,
+        "card_title": card_title, "format_datetime": format_datetime, "format_date": format_date, "when": when,
         # the scoreboard (web/scoreboard.py's regions and versions; the evening's chart and numbers, once each)
         "select_oob": select_oob, "regions": REGIONS, "live_etag": live_etag, "poll_etag": etag, "page_size": evening.PAGE, "changes_said": table_changes,
         "hand_said": hand_said, "hand_text": hand_text,

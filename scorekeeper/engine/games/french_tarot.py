@@ -8,7 +8,7 @@ from itertools import product
 import math
 
 from .. import cards as C
-from ..errors import BadHand, BadRequest
+from ..errors import BadHand, BadRequest, ScoreError
 from ..naming import Naming
 from ..text import N_, fmt_points, line, nline, signed
 from ..game import Counting, PLAYERS, Example, Game, Option, Result, check_players, hand_fields, one_of, pile_of, renamed, resolve_rules, seat
@@ -719,11 +719,22 @@ def to_facts(v: dict, players: list[str], rules: dict) -> dict:
         facts["partner"] = None if v["partner"] == ALONE else v["partner"]
     if v.get("misere"):
         facts["misere"] = v["misere"]
+    attack = (v.get("piles") or {}).get("attack")
+    if attack is not None:
+        # the attack's cards tapped: the engine counts them and warns of what the API warns of (a pile no deal
+        # gives), rather than the form saving the points and oudlers the cards happen to count
+        del facts["points"], facts["oudlers"]
+        facts["cards"] = list(attack)
     return facts
 
 
 def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
     """Return the form's values for a stored hand (the attack's side)."""
+    if isinstance(facts.get("cards"), list):  # entered with the cards: their count, and the cards kept
+        pile = pile_of(GAME, facts["cards"], rules)
+        counted = {**facts, "points": pile.points, "oudlers": pile.oudlers}
+        return {**from_facts({k: v for k, v in counted.items() if k != "cards"}, players, rules),
+                "piles": {"attack": facts["cards"]}}
     return {"taker": facts.get("taker"), "contract": facts.get("contract"), "partner": facts.get("partner") or ALONE,
             "side": "attack", "points": None if facts.get("points") is None else Fraction(facts["points"]),
             "oudlers": None if facts.get("oudlers") is None else str(facts["oudlers"]),
@@ -734,6 +745,12 @@ def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
 
 def summary(f: dict):
     """Say a hand in a few words: "Anna: Garde, 53 points, 2 oudlers · petit au bout"."""
+    if f.get("points") is None and isinstance(f.get("cards"), list):  # a pile's count needs no house rule
+        try:
+            pile = pile_of(GAME, f["cards"], resolve_rules(GAME, {}))
+            f = {**f, "points": pile.points, "oudlers": pile.oudlers}
+        except ScoreError:
+            pass  # a stored pile gone wrong: the row says so (its error), the summary what it can
     words = dict(player=f.get("taker"), contract=CONTRACT_WORDS.get(f.get("contract"), f.get("contract")),
                  points=f.get("points"), oudlers=f.get("oudlers"))
     text = (nline("{player}: {contract}, {points} points, {oudlers} oudler",

@@ -3,7 +3,7 @@ premiums, kontras that change the money and not the sheet (docs/rules.md §11)."
 from __future__ import annotations
 
 from .. import cards as C
-from ..errors import BadHand, BadRequest, DuplicateCard
+from ..errors import BadHand, BadRequest, DuplicateCard, ScoreError
 from ..naming import ITALIAN_MARKS, Naming, card_name
 from ..text import N_, line, signed
 from ..entry import ALONE, Count, Entry, EntryError, Group, Number, PerSeat, Pick, Ticks, pile_or_rest, seats
@@ -604,6 +604,7 @@ PREMIUM_CHOICES = (("d", line("declarer's side, silent")), ("da", line("declarer
 _CODES = {"d": ("declarer", False, True), "da": ("declarer", True, True), "dx": ("declarer", True, False),
           "o": ("opponents", False, True), "oa": ("opponents", True, True), "ox": ("opponents", True, False)}
 BLATT = (("1", "1"), ("2", "2"))
+KONTRA_CHOICES = tuple((str(k), w) for k, w in KONTRA_WORDS.items())
 
 
 def entry(players: list[str], rules: dict, last: dict | None) -> Entry:
@@ -614,7 +615,12 @@ def entry(players: list[str], rules: dict, last: dict | None) -> Entry:
               Pick("declarer", line("Who plays (Trischaken: the Vorhand)"), seats(players), style="people")]
     if len(players) == 5:
         fields.append(Pick("dealer", line("Dealer: sits this hand out"), seats(players), style="people"))
-    premiums = tuple(Pick(f"pr_{p}", PREMIUM_WORDS[p], PREMIUM_CHOICES, blank=line("none")) for p in PREMIUMS)
+    # each premium, and its own kontra where it was announced (§11.3: "every premium is its own posten with its own
+    # kontra"); the kontra's choices show once the premium is said announced (app.css .premium)
+    premiums = tuple(Group((
+        Pick(f"pr_{p}", PREMIUM_WORDS[p], PREMIUM_CHOICES, blank=line("none")),
+        Pick(f"pk_{p}", line("Kontra on the {premium}", premium=PREMIUM_WORDS[p]), KONTRA_CHOICES,
+             blank=line("none"), style="kontra")), style="premium") for p in PREMIUMS)
     fields.append(Group((
         Pick("partner", line("Partner: the called king's holder (Rufer, Solorufer, Besserrufer)"),
              seats(players) + ((ALONE, line("The king in the talon: alone")),), style="people"),
@@ -624,8 +630,7 @@ def entry(players: list[str], rules: dict, last: dict | None) -> Entry:
               style="points-row",
               hint=line("Or the declarer side's card total, of 70: 35 and 2 Blatt win.")),
         Group(premiums + (
-            Pick("game_kontra", line("Kontra on the game"), tuple((str(k), w) for k, w in KONTRA_WORDS.items()),
-                 blank=line("none")),
+            Pick("game_kontra", line("Kontra on the game"), KONTRA_CHOICES, blank=line("none")),
             Ticks("kontra_by", line("In Piccolo and Bettel: who gave it"), seats(players))),
             line("Premiums and kontra"), folded=True)),
         unless=("contract", "trischaken")))
@@ -633,7 +638,9 @@ def entry(players: list[str], rules: dict, last: dict | None) -> Entry:
                                   Pick("tb", line("Blatt"), BLATT, blank=line("0")))),),
                         line("Each player's points and Blatt (the talon with the last trick)"),
                         when=("contract", "trischaken"), style="per-player"))
-    return Entry(tuple(fields), counts=(Count("declarer", line("Declarer's side"), "points"),))
+    return Entry(tuple(fields), counts=(
+        Count("declarer", line("Declarer's side"), "points", blatt="blatt"),
+        *(Count(f"tp{i}", p, f"tp{i}", {"contract": "trischaken"}, blatt=f"tb{i}") for i, p in enumerate(players))))
 
 
 def to_facts(v: dict, players: list[str], rules: dict) -> dict:
@@ -655,7 +662,12 @@ def to_facts(v: dict, players: list[str], rules: dict) -> dict:
                 errors[f"tp{i}"] = line("Enter the points.")
         if errors:
             raise EntryError(errors)
-        facts["points_each"] = {p: {"points": pts[p], "blatt": int(blatt.get(p) or 0)} for p in active}
+        piles = v.get("piles") or {}
+        if all(f"tp{players.index(p)}" in piles for p in active):
+            # every pile's cards tapped: the engine counts them to the Blatt and warns as the API does (§11.5)
+            facts["cards_each"] = {p: list(piles[f"tp{players.index(p)}"]) for p in active}
+        else:
+            facts["points_each"] = {p: {"points": pts[p], "blatt": int(blatt.get(p) or 0)} for p in active}
         return facts
     outcome = v.get("outcome")
     if contract in NEGATIVE:
@@ -671,11 +683,18 @@ def to_facts(v: dict, players: list[str], rules: dict) -> dict:
             facts["game_kontra"] = {p: int(level) for p in by}
         return facts
     premiums = []
-    for p in PREMIUMS:
-        code = v.get(f"pr_{p}")
+    for i, p in enumerate(PREMIUMS):
+        code, kontra = v.get(f"pr_{p}"), v.get(f"pk_{p}")
         if code:
             side, announced, made = _CODES[code]
             premiums.append({"premium": p, "side": side, "announced": announced, "made": made})
+            if kontra:
+                if announced:
+                    premiums[-1]["kontra"] = int(kontra)
+                else:  # §11.3: the game and each announced premium are kontra'd
+                    errors[f"pk_{p}"] = line("Only an announced premium can be given a kontra.")
+        elif kontra:
+            errors[f"pk_{p}"] = line("Choose who made or announced the {premium} first.", premium=PREMIUM_WORDS[p])
     cards = pile_or_rest(v.get("piles") or {}, "declarer", "opponents", DECK)
     if contract in CALLED:
         if v.get("partner") is None:
@@ -713,6 +732,7 @@ def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
         each = facts.get("points_each") or {}
         if isinstance(facts.get("cards_each"), dict):
             each = {p: said(_thirds(c)) for p, c in facts["cards_each"].items()}
+            out["piles"] = {f"tp{players.index(p)}": c for p, c in facts["cards_each"].items() if p in players}
         out["tp"] = {p: t.get("points") for p, t in each.items()}
         out["tb"] = {p: str(t["blatt"]) if t.get("blatt") else None for p, t in each.items()}
         return out
@@ -732,6 +752,8 @@ def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
         code = ("d" if p["side"] == "declarer" else "o") + ("" if not p.get("announced") else
                                                              "a" if p.get("made", True) else "x")
         out[f"pr_{p['premium']}"] = code
+        if p.get("kontra", 1) > 1:
+            out[f"pk_{p['premium']}"] = str(p["kontra"])
     kontra = facts.get("game_kontra")
     if isinstance(kontra, dict) and kontra:
         out["game_kontra"], out["kontra_by"] = str(max(kontra.values())), list(kontra)
@@ -750,6 +772,11 @@ def summary(f: dict):
     words = CONTRACT_WORDS.get(contract, contract)
     if contract == "trischaken":
         each = f.get("points_each")
+        if isinstance(f.get("cards_each"), dict):
+            try:
+                each = {p: said(_thirds(c)) for p, c in f["cards_each"].items()}
+            except ScoreError:
+                return line("Trischaken, counted from the cards")  # a stored pile gone wrong: its row says so
         if not isinstance(each, dict):
             return line("Trischaken, counted from the cards")
         return line("Trischaken: {listing}", listing=" · ".join(
@@ -773,8 +800,11 @@ def summary(f: dict):
         text = line("{hand}, {n} tricks", hand=text, n=f["declarer_tricks"])
     n = len(f.get("premiums") or [])
     if n:
-        text = line("{hand} · {premiums}", hand=text, premiums=", ".join(
-            p.get("premium", "") for p in f["premiums"] if isinstance(p, dict)))
+        names = [PREMIUM_WORDS.get(p.get("premium"), p.get("premium", "")) for p in f["premiums"] if isinstance(p, dict)]
+        listing = names[0] if names else ""
+        for name in names[1:]:
+            listing = line("{first}, {then}", first=listing, then=name)
+        text = line("{hand} · {premiums}", hand=text, premiums=listing)
     if f.get("game_kontra") not in (None, 1, {}):
         text = line("{hand} · kontra", hand=text)
     return text
@@ -792,6 +822,9 @@ GAME = Game(
     pile_warnings=pile_warnings,
     score=score, entry=entry, to_facts=to_facts, from_facts=from_facts, summary=summary, naming=NAMING,
     samples=SAMPLES, example=example, rename=rename, default_stake=10,
+    # docs/rules.md §11 "Players": three play with a dummy that has its own column on the sheet
+    players_hint=N_("Three players? Name the dummy (Strohmann) as the fourth: it keeps its own column, as on the "
+                    "paper sheet."),
     unit_label=N_("Schriftpunkte"),
     declarer=lambda f: f.get("declarer") if f.get("contract") != "trischaken" else None,
     contract=lambda f: CONTRACT_WORDS.get(f.get("contract")),

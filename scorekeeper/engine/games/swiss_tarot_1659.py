@@ -101,4 +101,5 @@ GAME = Game(
     # docs/rules.md §4: a Fool kept by its owner makes the deck count 79
     zero_sum=lambda rules, n: rules["unexchanged_fool"] != "owner",
     rename=lambda f, old, new: renamed(f, old, new, keyed=("points", "cards")),
+    currency="CHF",
 )

@@ -208,4 +208,5 @@ GAME = Game(
     score=score, entry=entry, to_facts=to_facts, from_facts=from_facts, summary=summary, naming=NAMING,
     deals_per_game=4, deals_label=N_("4 deals"), samples=SAMPLES, samples_combine=True, example=example,
     rename=lambda f, old, new: renamed(f, old, new, names=("side",), lists=("teams",)),
+    currency="CHF",
 )

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .. import cards as C
-from ..errors import BadHand, BadRequest, DuplicateCard
+from ..errors import BadHand, BadRequest, DuplicateCard, ScoreError
 from ..naming import ITALIAN_MARKS, Naming, card_name
 from ..text import N_, line, signed
 from ..entry import ALONE, Count, Entry, EntryError, Group, Number, PerSeat, Pick, seats
@@ -337,6 +337,12 @@ def _misere(players, hand, rules) -> Result:
         # at most 10 + the richest size − 2 of the others, which is `most` again (they are 5-point cards too)
         fewest = 2 * FOOL_ALONE + size - 2
     if not TOTAL - most <= total <= TOTAL - fewest:
+        if "misere_points" in hand:
+            # points are trusted but checked (API.md): typed points no deal gives are refused, as every pile game's
+            # are; counted cards only warn, since the count may have missed a card the players can still find
+            raise BadHand(line("The points add up to {total}; with the {size} Tapp cards left out they must make "
+                               "between {low} and {high}: one of them is miscounted.",
+                               total=total, size=size, low=TOTAL - most, high=TOTAL - fewest))
         warnings.append(line("The piles add up to {total}; with the {size} Tapp cards left out they should make "
                              "between {low} and {high}.", total=total, size=size, low=TOTAL - most, high=TOTAL - fewest))
     explanation.append(line("Misère: {listing}; the Tapp holds the other {tapp} of 114.",
@@ -498,7 +504,12 @@ def entry(players: list[str], rules: dict, last: dict | None) -> Entry:
 
 def to_facts(v: dict, players: list[str], rules: dict) -> dict:
     """Return the hand's facts from the form's values (either side's points give the declarer's)."""
+    piles = v.get("piles") or {}
     if v["contract"] == "misere":
+        if all(f"mp{i}" in piles for i in range(len(players))):
+            # every player's cards tapped: the engine counts them and warns as the API does (a pile that isn't
+            # whole tricks); a pile typed is a number, and then all are (the API takes points or cards)
+            return {"contract": "misere", "misere_cards": {p: list(piles[f"mp{i}"]) for i, p in enumerate(players)}}
         return {"contract": "misere", "misere_points": v["mp"]}
     if v["declarer"] is None:
         raise EntryError({"declarer": line("Choose the Tappist.") if v["contract"] == "normal"
@@ -510,13 +521,24 @@ def to_facts(v: dict, players: list[str], rules: dict) -> dict:
         if v["contract"] == "normal" and v["partner"] is None:
             raise EntryError({"partner": line("Choose the called card's holder, or Alone.")})
         facts["partner"] = v["partner"] if v["contract"] == "normal" and v["partner"] != ALONE else None
+    if "declarer" in piles and v["side"] == "declarer":  # the Tappist's side's cards tapped: the engine counts them
+        del facts["declarer_points"]
+        facts["declarer_cards"] = list(piles["declarer"])
     return facts
 
 
 def from_facts(facts: dict, players: list[str], rules: dict) -> dict:
     """Return the form's values for a stored hand."""
     if facts["contract"] == "misere":
+        cards = facts.get("misere_cards")
+        if isinstance(cards, dict):  # entered with the cards: their counts, and the cards kept
+            return {"contract": "misere", "mp": {p: pile_of(GAME, cards[p], rules).points for p in cards},
+                    "piles": {f"mp{i}": cards[p] for i, p in enumerate(players) if p in cards}}
         return {"contract": "misere", "mp": facts.get("misere_points") or {}}
+    if isinstance(facts.get("declarer_cards"), list):
+        counted = {k: v for k, v in facts.items() if k != "declarer_cards"}
+        counted["declarer_points"] = pile_of(GAME, facts["declarer_cards"], rules).points
+        return {**from_facts(counted, players, rules), "piles": {"declarer": facts["declarer_cards"]}}
     return {"contract": facts["contract"], "declarer": facts.get("declarer"), "partner": facts.get("partner") or ALONE,
             "side": "declarer", "points": facts.get("declarer_points"), "no_tricks": facts.get("no_tricks")}
 
@@ -525,8 +547,14 @@ def summary(f: dict):
     """Say a hand in a few words: "Anna: Normal, 63 points with Beat · Match", or "Misère"."""
     if f.get("contract") == "misere":
         return line("Misère")
+    points = f.get("declarer_points")
+    if points is None and isinstance(f.get("declarer_cards"), list):
+        try:
+            points = pile_of(GAME, f["declarer_cards"], resolve_rules(GAME, {})).points
+        except ScoreError:
+            pass  # a stored pile gone wrong: the row says so (its error), the summary what it can
     text = line("{player}: {contract}, {points} points", player=f.get("declarer"),
-                contract=CONTRACT_WORDS.get(f.get("contract"), f.get("contract")), points=f.get("declarer_points"))
+                contract=CONTRACT_WORDS.get(f.get("contract"), f.get("contract")), points=points)
     if f.get("partner") and f.get("partner") != f.get("declarer"):
         text = line("{hand} with {partner}", hand=text, partner=f["partner"])
     if f.get("no_tricks"):
@@ -546,4 +574,5 @@ GAME = Game(
     declarer=lambda f: f.get("declarer") if f.get("contract") != "misere" else None,
     contract=lambda f: CONTRACT_WORDS.get(f.get("contract")),
     taken_on=line("a Tapp or a solo"),
+    currency="CHF",
 )

@@ -31,7 +31,7 @@ from ..l10n import isolated, locale_id, money, say
 from ..links import external
 from ..parse import amount_minor, digits, today
 from ..seating_check import name_problem, tidy
-from ..spreadsheet import Sheet, as_text
+from ..spreadsheet import Sheet, as_text, attachment, file_name
 from ..table_file import BadImport, read_upload
 from ..table_form import new_token
 from . import circle_file
@@ -464,7 +464,8 @@ def export_json(circle_id):
     _money_file(circle)
     body = json.dumps(circle_file.circle_json(circle), ensure_ascii=False, indent=1)
     return Response(body, mimetype="application/json",
-                    headers={"Content-Disposition": 'attachment; filename="circle.json"'})
+                    headers={"Content-Disposition": attachment(file_name(circle.name, today().isoformat(),
+                                                                         suffix=".json"))})
 
 
 @bp.get("/c/<circle_id>/export.csv")
@@ -493,7 +494,7 @@ def export_csv(circle_id):
                       + [sheet.number(r.scores[p]) if p in r.scores else "" for p in mine]
                       + [sheet.money(r.payouts[p]) if c == table.currency and p in r.payouts else ""
                          for c in currencies for p in mine])
-    return sheet.answer("circle.csv")
+    return sheet.answer(file_name(circle.name, today().isoformat(), suffix=".csv"))
 
 
 @bp.route("/circles/import", methods=["GET", "POST"])

@@ -12,7 +12,7 @@ from ...engine.evening import Setup
 from .. import said
 from ..access import load, viewer_ok
 from ..l10n import locale_id, say
-from ..spreadsheet import Sheet, as_text
+from ..spreadsheet import Sheet, as_text, attachment, file_name
 from ..table_file import BadImport, parse, read_upload, table_json
 
 
@@ -26,7 +26,8 @@ def json_file(table_id):
     table, _game = load(table_id)
     body = json.dumps(table_json(table, store.list_hands(table.id)), ensure_ascii=False, indent=1)
     return Response(body, mimetype="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="table-{table.game}.json"'})
+                    headers={"Content-Disposition": attachment(file_name(_(_game.name), table.day.isoformat(),
+                                                                         suffix=".json"))})
 
 
 @bp.get("/t/<table_id>/export.csv", endpoint="csv")
@@ -48,7 +49,7 @@ def csv_file(table_id):
                   + [as_text("; ".join(said.changes(r.changes, b.game, table.currency)))])
     sheet.row([as_text(_("Total")), "", ""] + [sheet.number(b.units[p]) for p in players]
               + [sheet.money(b.money[p]) for p in players])
-    return sheet.answer(f"table-{table.game}.csv")
+    return sheet.answer(file_name(_(b.game.name), table.day.isoformat(), suffix=".csv"))
 
 
 @bp.route("/tables/import", methods=["GET", "POST"])

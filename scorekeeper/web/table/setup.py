@@ -15,6 +15,7 @@ from ... import store
 from ...engine.games import all_games, resolve_rules
 from ...engine.evening import seated
 from ..bounds import MAX_NAME
+from ..l10n import amount_field, home_currency
 from ..seating_check import check_seating, tidy
 from ..parse import digits, evening_day, money_minor, today
 from ..table_form import new_token, rule_field, rule_value, table_form_class
@@ -36,7 +37,8 @@ def new_table(game_id):
     shown = min(game.max_players, max(game.min_players, game.shown_players or game.min_players))
     form = table_form_class(game, shown)()
     if request.method == "GET":
-        form.stake.data = f"{game.default_stake // 100}.{game.default_stake % 100:02d}"
+        form.currency.data = home_currency(game.currency)
+        form.stake.data = amount_field(game.default_stake, form.currency.data)
         form.played_on.data = today().isoformat()
     if request.method == "POST":
         settings = form.check()
@@ -69,7 +71,7 @@ def change(table_id):
     fixed = allowed.start == allowed.stop - 1
     if request.method == "GET":
         values = {f"name{i}": p for i, p in enumerate(table.players)}
-        values["stake"] = f"{table.stake // 100}.{table.stake % 100:02d}"
+        values["stake"] = amount_field(table.stake, table.currency)
         form = rules_form(game, table.rules)
     elif store.changed_by(table.id, request.form.get("token")):
         # this very form was posted before (a double tap, a resend after a dropped answer): the first post changed
@@ -80,7 +82,7 @@ def change(table_id):
         errors["players"] = _("The table was changed on another phone meanwhile. Here it is as it is now: "
                               "make your change again.")
         values = {f"name{i}": p for i, p in enumerate(table.players)}
-        values["stake"] = f"{table.stake // 100}.{table.stake % 100:02d}"
+        values["stake"] = amount_field(table.stake, table.currency)
         form = rules_form(game, table.rules)
     else:
         values = request.form.to_dict()
@@ -98,7 +100,7 @@ def change(table_id):
                                       "now: make your change again.")
                 table = store.get_table(table.id)
                 values = {f"name{i}": p for i, p in enumerate(table.players)}
-                values["stake"] = f"{table.stake // 100}.{table.stake % 100:02d}"
+                values["stake"] = amount_field(table.stake, table.currency)
                 form = rules_form(game, table.rules)
     return render_template("table/setup.html", table=table, game=game, values=values, errors=errors,
                            rules=form, fixed=fixed, token=new_token(), max_name=MAX_NAME, day=table.day.isoformat(),
@@ -115,7 +117,7 @@ def evening_date(table_id):
     except ValueError as e:
         allowed = game.players_allowed(resolve_rules(game, table.rules))
         values = {f"name{i}": p for i, p in enumerate(table.players)}
-        values["stake"] = f"{table.stake // 100}.{table.stake % 100:02d}"
+        values["stake"] = amount_field(table.stake, table.currency)
         return render_template("table/setup.html", table=table, game=game, values=values,
                                errors={"played_on": str(e)}, rules=rules_form(game, table.rules),
                                fixed=allowed.start == allowed.stop - 1, token=new_token(), max_name=MAX_NAME,

@@ -187,7 +187,7 @@ def preview(table_id):
     aid = count_aid.start(game, table, request.form)
     facts = hand_form.read(form, aid.piles) if count_aid.before_save(form, game, table, request.form, aid) else None
     return render_template("table/_preview.html", preview=words.preview(table, facts) if facts is not None else None,
-                           tally=count_aid.tally(aid))
+                           tally=count_aid.tally(aid), why=hand_form.why_not(form) if facts is None else None)
 
 
 def counting_step(form, game, table, aid) -> tuple[bool, dict | None]:
@@ -276,6 +276,9 @@ def delete(table_id, number):
         store.delete_hand(table.id, number, token, digits(request.form.get("version")))
         # said where the hand was, with Undo, and the page opens there (table/_hands.html's #deleted)
         flash(str(number), "deleted")
+        back = digits(request.form.get("back"))  # deleted on a page of older hands: said there, where it was
+        if back is not None:
+            return redirect(url_for("tables.history", table_id=table.id, before=back, _anchor="deleted"), 303)
         return redirect(url_for("tables.show", table_id=table.id, _anchor="deleted"), 303)
     except store.NotFound:
         if store.by_token(token) is None:  # not a second tap on the same Delete
@@ -327,4 +330,6 @@ def history(table_id):
     before = digits(request.args.get("before"))
     end = len(hands) if before is None else min(before, len(hands))
     b = evening.build(Setup.of(table), hands, range(max(0, end - HISTORY_PAGE), end))
-    return render_template("table/history.html", table=table, game=game, b=b, rows=b.page(HISTORY_PAGE, end))
+    deleted = next(iter(get_flashed_messages(category_filter=["deleted"])), None)
+    return render_template("table/history.html", table=table, game=game, b=b, rows=b.page(HISTORY_PAGE, end),
+                           back=end, deleted=deleted and int(deleted), last=store.last_change(table.id))
