@@ -158,3 +158,13 @@ def test_an_undo_of_another_circles_change_is_refused(client):
     r = client.post(other + "/people/undo", data={"change": form["change"]})
     assert r.status_code == 404 and "That change isn't one of this circle's." in html.unescape(r.get_data(as_text=True))
     assert client.post(other + "/people/undo", data={"change": "x"}).status_code == 404
+
+
+def test_a_watch_link_sees_no_undo_and_cannot_undo(client):
+    circle, circle_id, _first, _second = season(client)
+    r = client.post(circle + "/people", data={"person": "Anne", "name": "Anna", "token": "m5", "confirm": "yes"})
+    form = undo_form(client.get(r.headers["Location"]).get_data(as_text=True))
+    watch = "/c/" + store.share_links(circle_id, store.CIRCLE)[store.VIEWER]
+    assert 'class="undo-rename"' not in client.get(watch).get_data(as_text=True)
+    assert client.post(watch + "/people/undo", data={"change": form["change"]}).status_code == 403
+    assert store.last_circle_change(circle_id).id == int(form["change"])  # nothing undone
