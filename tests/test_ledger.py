@@ -49,6 +49,12 @@ def test_a_pot_rule_changed_once_lines_were_paid_leaves_the_evenings_before_as_t
     assert "Once a line is marked paid, a change counts from the day it is made" in html.unescape(page)
     assert owed_lines(page) == ["Anna pays Ben 40 Rappen", "Anna pays the pot 20 Rappen"]  # 1 lost hand × 20
     assert client.post(circle + "/paid", data=pot_form(page)).status_code == 303  # Anna pays the pot its 20
+    # (taken back and marked again: the Undo says what is owed again, in French too)
+    mark = re.search(r'name="payment" value="(\d+)"', client.get(circle).get_data(as_text=True)).group(1)
+    r = client.post(circle + "/unpaid?lang=fr", data={"payment": mark}, follow_redirects=True)
+    assert "Annulé\u202f: Anna doit de nouveau 20 centimes au pot." in r.get_data(as_text=True)
+    page = client.get(circle + "?lang=en").get_data(as_text=True)  # (back in English, the cookie says from now on)
+    assert client.post(circle + "/paid", data=pot_form(page)).status_code == 303
     assert client.post(circle + "/pot/rule", data={"per_lost_hand": "0.30"}).status_code == 303
     assert client.post(circle + "/pot/rule", data={"per_lost_hand": "0.50"}).status_code == 303  # the same day: last
     second = troggu_evening(client, circle, 2)  # tonight: Anna −40 again, one more lost hand
@@ -126,12 +132,15 @@ def test_an_undo_of_a_paid_mark_after_the_season_was_settled_again_owes_that_lin
     page = client.get(first + "/settle").get_data(as_text=True)
     ben_anna = re.search(r'<li[^>]*>(?:(?!</li>).)*?Ben(?:(?!</li>).)*?Anna(?:(?!</li>).)*?'
                          r'name="payment" value="(\d+)"', page, re.S).group(1)
-    assert client.post(first + "/settle/unpaid", data={"payment": ben_anna}).status_code == 303
+    r = client.post(first + "/settle/unpaid", data={"payment": ben_anna}, follow_redirects=True)
+    assert "Taken back: Ben owes Anna 20 Rappen again." in html.unescape(r.get_data(as_text=True))
     # the first night's Ben → Anna 20 is owed again, and only it: on the circle and on both evenings
     for url in (circle, first + "/settle", second + "/settle"):
         assert owed_lines(client.get(url).get_data(as_text=True)) == ["Ben pays Anna 20 Rappen"], url
     # the same Undo again (a second tap, another phone) takes back nothing more
-    assert client.post(first + "/settle/unpaid", data={"payment": ben_anna}).status_code == 303
+    r = client.post(circle + "/unpaid", data={"payment": ben_anna}, follow_redirects=True)
+    assert "That mark was already taken back (on this phone or another): nothing changed." in html.unescape(
+        r.get_data(as_text=True))
     assert owed_lines(client.get(circle).get_data(as_text=True)) == ["Ben pays Anna 20 Rappen"]
 
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from flask_babel import gettext as _
+
 from .. import store
 from ..engine import season
+from ..engine.settle import BANK
 from . import scoreboard
+from .l10n import isolated, money
 
 
 class Evening(NamedTuple):
@@ -59,3 +63,17 @@ def mark_paid(circle, payer: str, payee: str, amount: int | None, currency: str,
 def paid_to_pot(circle) -> dict[str, int]:
     """What the lines marked paid brought the pot, per currency (it holds that too: a withdrawal may take it)."""
     return season.paid_to_pot(store.paid_in_circle(circle.id))
+
+
+def taken_back(mark) -> str:
+    """Say what an Undo of a paid mark did (`mark`: the mark it took back, None: it was taken back already), in one
+    sentence: the line is owed again, on every page of the season (they are views of this ledger)."""
+    if mark is None:
+        return _("That mark was already taken back (on this phone or another): nothing changed.")
+    amount = money(mark.amount, mark.currency)
+    if mark.payee == BANK:  # the pot in words of its own (the case it takes differs from a name's)
+        return _("Taken back: %(payer)s owes the pot %(amount)s again.", payer=isolated(mark.payer), amount=amount)
+    if mark.payer == BANK:
+        return _("Taken back: the pot owes %(payee)s %(amount)s again.", payee=isolated(mark.payee), amount=amount)
+    return _("Taken back: %(payer)s owes %(payee)s %(amount)s again.", payer=isolated(mark.payer),
+             payee=isolated(mark.payee), amount=amount)

@@ -13,7 +13,7 @@ import json
 from dataclasses import replace
 from datetime import date, datetime, timezone
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, get_flashed_messages, redirect, render_template, request, url_for
 from flask_babel import format_date
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -106,6 +106,7 @@ def render_page(circle, template: str = "circle/page.html", status: int = 200, *
         name=extra.get("name", ""), added=request.args.get("added"), people_said=_people_said(circle),
         last_change=store.last_circle_change(circle.id) if scorer else None, undo_error=extra.get("undo_error"),
         stale=request.args.get("stale") == "1",
+        message=next(iter(get_flashed_messages(category_filter=["message"])), None),
         rule_from=format_date(page.pot.rule_from, "medium") if page.pot and page.pot.rule_from else None), status
 
 
@@ -382,8 +383,11 @@ def paid(circle_id):
 
 @bp.post("/c/<circle_id>/unpaid")
 def unpaid(circle_id):
-    """Take back a line marked paid."""
-    store.unmark_paid(digits(request.form.get("payment")) or 0, circle_id=circle_id)
+    """Take back a line marked paid, and say so (or that it already was)."""
+    payment = digits(request.form.get("payment")) or 0
+    shown = {p.id: p for p in store.paid_in_circle(circle_id)}
+    done = store.unmark_paid(payment, circle_id=circle_id)
+    flash(ledger.taken_back(shown.get(payment) if done else None), "message")
     return redirect(url_for("circles.show", circle_id=circle_id), 303)
 
 
