@@ -137,6 +137,16 @@ def visit(page, proxy: Proxy, url: str, ready=None) -> dict:
                 "parts": sorted(proxy.by_path.items(), key=lambda kv: -kv[1])}
 
 
+def wait_kept(page, limit: float = 30.0) -> None:
+    """Wait until the phone keeps the page it shows. page.evaluate awaits the promise; wait_for_function would take
+    an async function's promise for a true value and return at once."""
+    end = time.monotonic() + limit
+    while not page.evaluate("async (u) => !!(await (await caches.open('sk-pages')).match(u))", page.url):
+        if time.monotonic() > end:
+            raise RuntimeError("the page was never kept")
+        time.sleep(0.1)
+
+
 def hands_on_server(port: int, key: str) -> int:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/t/{key}/export.json") as r:
         return len(json.load(r)["hands"])
@@ -202,8 +212,7 @@ def main() -> None:
                 visits[name] = [("first visit", first), ("repeat visit", repeat)]
                 if name != "table":
                     context.close()
-            page.wait_for_function("async (u) => !!(await (await caches.open('sk-pages')).match(u))",
-                                   arg=page.url, timeout=30_000)
+            wait_kept(page)
             # opened again later, the table unchanged: the worker asks with the kept page's tag, a 304
             again = visit(page, proxy, f"{base}/t/{big.id}",
                           lambda p: p.wait_for_selector("html[data-renewed]", timeout=30_000))
@@ -238,8 +247,7 @@ def main() -> None:
 
             # three hands entered offline through the form, then the network back
             page.goto(f"{base}/t/{small.id}")
-            page.wait_for_function("async (u) => !!(await (await caches.open('sk-pages')).match(u))",
-                                   arg=page.url, timeout=30_000)
+            wait_kept(page)
             context.set_offline(True)
             page.reload()
             for points in (30, 40, 50):
@@ -249,8 +257,7 @@ def main() -> None:
 
             # fifty waiting hands (the form's post, each with its own token), then the network back
             page.goto(f"{base}/t/{many.id}")
-            page.wait_for_function("async (u) => !!(await (await caches.open('sk-pages')).match(u))",
-                                   arg=page.url, timeout=30_000)
+            wait_kept(page)
             context.set_offline(True)
             offline_hand(page, 10)
             page.evaluate("""() => {

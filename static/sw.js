@@ -19,8 +19,15 @@ var KEPT = /^\/(count\/[^/]+\/aid|offline-words\.js)$/;
 // The outbox last: it starts at once, when every other listens.
 var RETIRED = { "/static/offline.js": ["outbox_list.js", "kept_pages.js", "offline_edit.js", "outbox.js"] };
 
+// At install: the files every page needs (BUILD.core), and this version of each file the worker before it kept (an
+// update leaves a phone the scripts of the pages it opened, for opening them offline); the rest as pages say they
+// use them (the "files" message below).
 self.addEventListener("install", function (e) {
-  e.waitUntil(caches.open(STATIC).then(function (c) { return c.addAll(BUILD.assets); })
+  e.waitUntil(caches.open(STATIC).then(function (c) {
+    return keptBefore().then(function (names) {
+      return c.addAll(BUILD.assets.filter(function (u) { return BUILD.core.indexOf(u) >= 0 || names.indexOf(bare(u)) >= 0; }));
+    });
+  })
     .then(function () {
       return caches.open(PAGES).then(function (c) {
         return fetch(BUILD.offline, { credentials: "same-origin" }).then(function (r) { return keep(c, BUILD.offline, r); });
@@ -138,6 +145,31 @@ function editPage(req, key) {
     });
   });
 }
+
+// The addresses without their ?v= of the app's files kept by earlier versions of the worker.
+function keptBefore() {
+  return caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (n) { return n.indexOf("sk-static-") === 0 && n !== STATIC; }).map(function (n) {
+      return caches.open(n).then(function (c) { return c.keys(); }).then(function (rs) { return rs.map(function (r) { return bare(r.url); }); });
+    }));
+  }).then(function (lists) { return [].concat.apply([], lists); });
+}
+
+function bare(u) { var x = new URL(u, self.location.origin); x.searchParams.delete("v"); return x.pathname; }
+
+// A page says which of the app's files it uses (static/kept_pages.js): kept, for opening it offline (most come from
+// the browser's cache, which the page just filled).
+self.addEventListener("message", function (e) {
+  var files = e.data && e.data.files;
+  if (!Array.isArray(files)) { return; }
+  var known = files.map(function (u) { return new URL(u, self.location.origin).pathname + new URL(u, self.location.origin).search; })
+    .filter(function (u) { return BUILD.assets.indexOf(u) >= 0; });
+  e.waitUntil(caches.open(STATIC).then(function (c) {
+    return Promise.all(known.map(function (u) {
+      return c.match(u).then(function (hit) { return hit || c.add(u).catch(function () { /* offline: next time */ }); });
+    }));
+  }));
+});
 
 // The page asks to keep a table's page as it is now (a poll or a Save brought a new version: static/kept_pages.js).
 self.addEventListener("message", function (e) {

@@ -92,6 +92,21 @@ def test_an_unchanged_table_page_asked_with_its_tag_is_a_304_and_any_change_make
     assert other.get(url, headers={"If-None-Match": now.headers["ETag"]}).status_code == 200
 
 
+def test_a_saves_answer_names_the_tag_of_the_page_it_leaves_the_phone_showing(client):
+    """Issue 40 item 1: the phone keeps its copy of the table page itself, from what a Save's answer brought
+    (static/kept_pages.js); the answer's X-Page-Tag is the tag the page has now, so the copy asked with it is a 304."""
+    url = open_table(client)
+    client.get(url)  # the page open on the phone (its session's CSRF token made)
+    r = client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "40", "token": "h1"},
+                    headers={"HX-Request": "true", "HX-Target": "hand-form"})
+    tag = r.headers["X-Page-Tag"]
+    assert client.get(url, headers={"If-None-Match": tag}).status_code == 304
+    r = client.post(url + "/hands", data={"partner": "Cla", "side": "first", "points": "41", "token": "h2"},
+                    headers={"HX-Request": "true", "HX-Target": "hand-form"})
+    assert r.headers["X-Page-Tag"] != tag  # the next hand: another page
+    assert client.get(url, headers={"If-None-Match": tag}).status_code == 200
+
+
 def test_a_save_through_htmx_is_answered_without_caching_headers_and_pages_keep_theirs(client):
     """A Save's answer is swapped into the page: a POST's, never stored by any cache, so no Vary or
     Cache-Control (about 60 bytes of every Save); the pages and a form posted without htmx keep no-store."""

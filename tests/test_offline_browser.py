@@ -450,13 +450,17 @@ def test_the_app_is_installable(phones, live_server):
     cdp = page.context.new_cdp_session(page)
     errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
     assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []  # a test browser is incognito
-    # what was kept at install: htmx and the styles (content-hashed), the home page, the offline page
-    kept_urls = page.evaluate("""async () => { const out = [];
+    # what is kept: the styles and the scripts every page needs (content-hashed), the offline page, and the files the
+    # home page itself uses (its list's script), which it tells the worker; not a table page's scripts, nor htmx,
+    # which the home page doesn't use (issue 40 item 3: a phone keeps the scripts of the pages it opens)
+    kept_urls = """async () => { const out = [];
       for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) out.push(r.url);
-      return out; }""")
-    assert any("/static/vendor/htmx-2.0.11.min.js?v=" in u for u in kept_urls)
-    assert any("/static/app.css?v=" in u for u in kept_urls)
-    assert live_server + "/offline" in kept_urls
+      return out; }"""
+    until(page, f"async () => (await ({kept_urls})()).some(u => u.includes('/static/phone_list.js?v='))")
+    kept = page.evaluate(kept_urls)
+    assert any("/static/app.css?v=" in u for u in kept) and any("/static/outbox.js?v=" in u for u in kept)
+    assert live_server + "/offline" in kept
+    assert not any("/static/hand_form.js" in u or "/static/vendor/htmx" in u for u in kept), kept
     page.context.set_offline(True)
     page.goto(live_server + "/rules/never-opened")  # never opened: the offline page says so
     expect(page.locator("h1")).to_have_text("Not on this phone yet", timeout=WAIT)
@@ -493,6 +497,35 @@ def test_a_changed_static_file_reaches_a_phone_that_kept_the_old_one(phones, tmp
         page.reload()
         expect(page.locator("#net")).to_contain_text("Page kept at", timeout=WAIT)
         expect(page.locator("h1")).to_have_css("color", "rgb(1, 2, 3)", timeout=WAIT)
+    finally:
+        server.shutdown()
+
+
+def test_an_update_keeps_the_new_version_of_the_scripts_of_the_pages_a_phone_opened(phones, tmp_path):
+    """Issue 40 item 3: the worker keeps the files of the pages a phone opens; a new version of the app keeps the new
+    version of each file the one before it kept (a table opened before the update opens offline after it), though
+    the page that brings the update (the home page) uses none of a table's scripts."""
+    static = tmp_path / "static"
+    shutil.copytree(ROOT / "static", static)
+    app = create_app({"SECRET_KEY": "s", "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}"})
+    app.static_folder = str(static)
+    server = serve(app)
+    base = f"http://127.0.0.1:{server.server_port}"
+    kept = """async (name) => { for (const c of await caches.keys()) if (c.startsWith('sk-static-'))
+        for (const r of await (await caches.open(c)).keys()) if (r.url.includes(name)) return r.url;
+      return null; }"""
+    try:
+        page = phones()
+        open_troccas(page, base)
+        under_worker(page)
+        until(page, f"async () => !!(await ({kept})('/static/hand_form.js?v='))")  # the table page's own script
+        old = page.evaluate(kept, "/static/hand_form.js?v=")
+        with open(static / "hand_form.js", "a") as f:  # the next version of the app: the table's script changed
+            f.write("\n// the next version\n")
+        page.goto(base + "/")  # the home page brings the new worker; it uses no hand form
+        until(page, """async () => (await caches.keys()).filter(n => n.startsWith('sk-static-')).length === 1
+            && (await caches.keys()).some(n => n.startsWith('sk-static-'))""")
+        until(page, f"async () => {{ const u = await ({kept})('/static/hand_form.js?v='); return !!u && u !== {old!r}; }}")
     finally:
         server.shutdown()
 
@@ -659,12 +692,15 @@ def test_an_unchanged_table_opened_again_costs_a_304_and_its_forms_get_new_token
         expect(page.locator("#net")).not_to_contain_text("Page kept at")  # not said to be an old copy
 
         troccas_hand(page, 40)
+        del answers[:]
         save_online(page)  # from the kept page, with its renewed tokens: recorded once
-        assert points_on_server(page, table) == [40]
-        # the Save's answer brought a new version: the worker keeps the page as it is now (an edit offline starts
+        # the Save's answer brought a new version: the phone keeps the page as it is now (an edit offline starts
         # from it), so opening it again is still a 304, and shows the hand
         until(page, """async (u) => { const r = await (await caches.open('sk-pages')).match(u);
             return !!r && (await r.text()).includes('data-hands="1"'); }""", table)
+        # issue 40 item 1: the copy is made on the phone from what the Save's answer brought; the page isn't fetched
+        assert [a for a in answers if a[:2] == ("GET", path)] == [], answers
+        assert points_on_server(page, table) == [40]
         del answers[:]
         page.reload()
         expect(page.locator("#hands .hand-list > li")).to_have_count(1, timeout=WAIT)

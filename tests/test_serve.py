@@ -358,3 +358,21 @@ def test_the_served_app_is_warmed_before_its_first_request(tmp_path, monkeypatch
     assert phone.get(table + "/board").status_code == 200
     for path in ("/", "/count/troccas", "/offline", "/sw.js", "/static/app.css", "/static/vendor/htmx-2.0.11.min.js"):
         assert phone.get(path, headers={"Accept-Encoding": "br"}).status_code == 200, path
+
+
+def test_the_warm_up_scores_a_hand_of_each_game(app):
+    """Issue 40, item 5: what a game works out once and keeps (French Tarot's table of the piles real cards give,
+    ~70 ms) is worked out at the start, not on the first table page: scoring the rules page's hand of each game
+    afterwards finds it kept."""
+    from scorekeeper.engine import examples
+    from scorekeeper.engine.games import all_games, french_tarot
+    from scorekeeper.web.startup import warm
+    french_tarot._possible.cache_clear()
+    warm(app)
+    kept = french_tarot._possible.cache_info()
+    assert kept.currsize >= 1
+    for game in all_games().values():
+        example = examples.example(game)
+        if example is not None:
+            examples.engine_result(game, example)
+    assert french_tarot._possible.cache_info().misses == kept.misses  # nothing worked out again

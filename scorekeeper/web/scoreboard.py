@@ -128,16 +128,17 @@ def etag(version: int | str) -> str:
     return f"v{version}.{role()}.{l10n.locale_id()}"
 
 
-def page_tag(table) -> str:
+def page_tag(table, path: str | None = None) -> str:
     """Name what a table's page shows this phone, so that opening it again, unchanged, costs a 304.
 
     The table's version, the role and the language with the region numbers and money are written in,
     the address asked, this session's CSRF token and the app's files (both are in the page). Tokens for
     the page's forms are in it too: a page is only ever reused while the table is at the same version,
     so none of them was used (any change they make moves the version on), and the page renews them
-    anyway (static/outbox.js). The release that renders it too: new markup is a new page.
+    anyway (static/outbox.js). The release that renders it too: new markup is a new page. `path`: the page's address
+    as asked ("/t/<key>?"), when the request is another's (a Save names the page it leaves the phone showing).
     """
-    tag = (etag(table.version), l10n.locale_id(table.currency), request.full_path,
+    tag = (etag(table.version), l10n.locale_id(table.currency), path or request.full_path,
            session.get("csrf_token", ""), build()["version"], release())
     return "p" + hashlib.sha256("\x00".join(tag).encode()).hexdigest()[:24]
 
@@ -216,12 +217,16 @@ def after_save(table_id: str, written_: store.Added, since: int | None):
 
 def save_answer(response, table, e: Evening, next_hand: dict | None = None):
     """Say a Save's answer in the protocol: its ETag is the version it shows (the page's poll goes on from there),
-    X-Hands how many hands the table has now (this phone's list of tables, static/tables.js); with `next_hand`
+    X-Hands how many hands the table has now (this phone's list of tables, static/tables.js), X-Page-Tag the page's
+    tag (page_tag); with `next_hand`
     (the next hand's token, setup and values: the phone already has the form), X-Next-Hand carries them and
     nothing is swapped in place of the form (HX-Reswap: none; static/hand_form.js resets the form)."""
     if next_hand is not None:
         response.headers["HX-Reswap"] = "none"
         response.headers["X-Next-Hand"] = json.dumps(next_hand, ensure_ascii=True, separators=(",", ":"))
+    # the tag of the table page this answer leaves the phone showing: the phone keeps its own copy of the page under
+    # it (static/kept_pages.js), and asked with it later the server answers 304
+    response.headers["X-Page-Tag"] = page_tag(table, request.path.rsplit("/hands", 1)[0] + "?")
     response.set_etag(etag(table.version))
     response.headers["X-Hands"] = str(len(e.rows))
     return response

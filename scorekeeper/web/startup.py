@@ -13,13 +13,21 @@ from __future__ import annotations
 from flask import Flask
 
 from .. import LANGUAGES
+from ..engine import examples
+from ..engine.games import all_games
 from . import l10n, precompressed
 from .assets import release, words_url
 
 
 def warm(app: Flask) -> None:
-    """Compile every template, compress every static script and style sheet and the service worker, and read each
-    language's catalogue and number formats, in `app`, now."""
+    """Compile every template, compress every static script and style sheet and the service worker, read each
+    language's catalogue and number formats, and score a hand and count the sample piles of each game (what a game
+    works out once and keeps, such as French Tarot's table of the piles real cards give, ~70 ms), in `app`, now."""
+    for game in all_games().values():
+        example = examples.example(game)
+        if example is not None:
+            examples.engine_result(game, example)
+        examples.sample_counts(game)
     for name in app.jinja_env.list_templates():
         app.jinja_env.get_template(name)
     with app.test_request_context("/"):

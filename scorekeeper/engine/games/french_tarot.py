@@ -362,6 +362,18 @@ EXCUSE_PLACES = PETIT_PLACES + ("ao", "do", "a+", "d+")
 COURTS = (4, 3, 2, 1)  # what a king, queen, knight, jack is worth over a ½-point card; 4 of each
 
 
+def _court_sets() -> tuple:
+    """For each number of kings (0-4) and of courts in all (0-16) the attack holds, the court points it can hold
+    then, as a bit set: the 625 ways to hold 0-4 of each court, worked out once."""
+    sets = [[0] * 17 for _kings in range(5)]
+    for counts in product(range(5), repeat=4):
+        sets[counts[0]][sum(counts)] |= 1 << sum(c * v for c, v in zip(counts, COURTS))
+    return tuple(tuple(row) for row in sets)
+
+
+COURT_SETS = _court_sets()
+
+
 @lru_cache(maxsize=None)
 def _courts(king_room: int, attack_room: int, defence_room: int) -> int:
     """Return the court points the attack can hold, as a bit set (bit u: u points over its cards' ½ each).
@@ -372,10 +384,9 @@ def _courts(king_room: int, attack_room: int, defence_room: int) -> int:
     found = 0
     if min(king_room, attack_room, defence_room) < 0:
         return found
-    for counts in product(range(5), repeat=4):
-        taken = sum(counts)
-        if counts[0] <= king_room and taken <= attack_room and 16 - taken <= defence_room:
-            found |= 1 << sum(c * v for c, v in zip(counts, COURTS))
+    for kings in range(min(king_room, 4) + 1):
+        for taken in range(max(0, 16 - defence_room), min(attack_room, 16) + 1):
+            found |= COURT_SETS[kings][taken]
     return found
 
 
