@@ -594,3 +594,21 @@ def test_a_watch_links_poll_is_kept_per_tag_and_follows_each_save(app, client):
     projector = client.get(watch + "/projector/live")
     assert "1 of 2 tables in" in text(projector) and 'id="cup-projector"' in projector.get_data(as_text=True)
     assert 'name="csrf_token"' not in again.get_data(as_text=True)
+
+
+def test_a_tables_own_page_says_when_its_round_is_closed_before_a_save_is_refused(app, client):
+    url = start(client)
+    cup = cup_of(app, url)
+    client.post(url + "/draw")
+    one = tables_of(app, cup, 1)[0]
+    with app.app_context():
+        page = f"/t/{store.share_links_of([one.table_id])[one.table_id][store.SCORER]}"
+    said = "Round 1 of the cup is closed: this table takes no more hands. Ask the director if a hand is missing."
+    first = client.get(page)
+    assert said not in text(first)
+    client.post(url + "/close", data={"round": "1", "end": "1"})
+    # the phone asks with the tag of the page it kept while the round was open: the page is made anew, saying so
+    r = client.get(page, headers={"If-None-Match": first.headers["ETag"]})
+    assert r.status_code == 200 and said in text(r)
+    client.post(url + "/corrections", data={"round": "1", "number": "1", "open": "1"})
+    assert said not in text(client.get(page))  # opened for a correction: it takes hands again

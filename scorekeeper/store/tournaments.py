@@ -140,13 +140,14 @@ def tournament_of_table(table_id: str) -> tuple[Tournament, CupTable] | None:
     """The cup a table is a round's table of, and its place there, or None."""
     with engine().connect() as conn:
         row = conn.execute(select(tournaments, tournament_tables.c.round.label("t_round"),
-                                  tournament_tables.c.number.label("t_number"), tournament_tables.c.seats)
+                                  tournament_tables.c.number.label("t_number"), tournament_tables.c.seats,
+                                  tournament_tables.c.reopened.label("t_reopened"))
                            .join_from(tournament_tables, tournaments,
                                       tournament_tables.c.tournament_id == tournaments.c.id)
                            .where(tournament_tables.c.table_id == table_id)).first()
     if row is None:
         return None
-    return tournament_of(row), CupTable(row.t_round, row.t_number, table_id, tuple(row.seats))
+    return tournament_of(row), CupTable(row.t_round, row.t_number, table_id, tuple(row.seats), row.t_reopened)
 
 
 def hands_in(table_ids: list[str], conn=None) -> dict[str, int]:

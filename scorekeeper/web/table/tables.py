@@ -45,14 +45,14 @@ def _converter(state):
 HAND = "<hand:number>"  # nine digits: a hand number in a URL fits the database's INTEGER column
 
 
-def page(table, game, form, status=200, message=None, preview=None, engine_error=None, aid=None):
-    """Render the table page: the new-hand form above the scoreboard."""
+def page(table, game, form, status=200, message=None, preview=None, engine_error=None, aid=None, closed=None):
+    """Render the table page: the new-hand form above the scoreboard (`closed`: the cup's round is, said above)."""
     message = message or next(iter(get_flashed_messages(category_filter=["message"])), None)
     table, b = scoreboard.current(table)  # the table the evening shows (newer if saved since it was read)
     deleted = next(iter(get_flashed_messages(category_filter=["deleted"])), None)
     return render_template("table/page.html", table=table, game=game, form=form, b=b,
                            last=store.last_change(table.id), message=message, preview=preview,
-                           engine_error=engine_error, said=said(b), deleted=deleted and int(deleted),
+                           engine_error=engine_error, said=said(b), deleted=deleted and int(deleted), closed=closed,
                            watch=external("live.view", table_id=store.share_links(table.id)[store.VIEWER]),
                            aid=aid or count_aid.start(game, table, request.form)), status
 
@@ -72,7 +72,22 @@ def said(b) -> tuple | None:
 def show(table_id):
     """The scorer's page: the scoreboard and the next hand's form."""
     table, game = load(table_id)
+    closed = round_closed(table)
+    if closed:  # closing a round moves no table's version on: this page is made anew, never a 304
+        return page(table, game, next_form(table, game, scoreboard.current(table)[1]), closed=closed)
     return scoreboard.answer_page(table, lambda: page(table, game, next_form(table, game, scoreboard.current(table)[1])))
+
+
+def round_closed(table) -> str | None:
+    """At a cup's table whose round the director closed (and didn't open it for a correction), the sentence a Save
+    would be refused with; else None."""
+    found = store.tournament_of_table(table.id)
+    if found is None:
+        return None
+    cup, placed = found
+    if cup.closed_rounds < placed.round or placed.reopened:
+        return None
+    return closed_hands(placed.round)
 
 
 def next_form(table, game, b):
@@ -150,8 +165,7 @@ def add(table_id):
                 engine_error = _("The table was changed on another phone meanwhile (players, stake or house "
                                  "rules). Check this hand against the table as it is now, then save again.")
             except store.RoundClosed as e:
-                engine_error = _("Round %(n)s of the cup is closed: this table takes no more hands. Ask the "
-                                 "director if a hand is missing.", n=e.round)
+                engine_error = closed_hands(e.round)
             except store.RoundFull as e:
                 engine_error = ngettext("This round is played over %(num)s game per table, and this table has it: "
                                         "nothing more is saved here.",
@@ -291,6 +305,12 @@ def delete(table_id, number):
     except store.RoundClosed as e:
         flash(closed_round(e), "message")
     return redirect(url_for("tables.show", table_id=table.id), 303)
+
+
+def closed_hands(round_no: int) -> str:
+    """Say that a closed round's table takes no more hands."""
+    return _("Round %(n)s of the cup is closed: this table takes no more hands. Ask the director if a hand is "
+             "missing.", n=round_no)
 
 
 def closed_round(e) -> str:
