@@ -208,9 +208,15 @@ def test_the_table_cards_give_each_table_its_players_by_seat_and_its_scorer_link
         seats = re.search(rf"Table {t.number}</h2>\s*<ol class=\"seats\">(.*?)</ol>", page, re.S).group(1)
         assert re.findall(r"<li>#(\d+) ", seats) == [str(n) for n in t.seats]
         assert all(names[n] in seats for n in t.seats)
-    assert page.count('src="data:image/svg+xml') == 2
     with app.app_context():
         watch = "/k/" + store.share_links(cup.id, store.TOURNAMENT)[store.VIEWER]
+    # each card: its scorer QR and the cup's live page's QR, each labelled with what it opens
+    assert page.count('src="data:image/svg+xml') == 4
+    cards = re.findall(r'<article class="table-card">(.*?)</article>', page, re.S)
+    for t, card in zip(placed, cards):
+        scorer, live = re.findall(r"<figure (.*?)</figure>", card, re.S)
+        assert "Score this table" in scorer and f"/t/{keys[t.table_id][store.SCORER]}" in scorer
+        assert "The cup live: your table, the standings" in live and watch in live
     assert client.get(watch + "/cards").status_code == 403  # the cards hold the scorer links: the director's alone
 
 

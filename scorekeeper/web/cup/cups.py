@@ -494,7 +494,8 @@ def draw_next(tournament_id):
 @bp.get("/k/<tournament_id>/cards")
 def cards(tournament_id):
     """The round's table cards, to print and lay on the tables (the director's alone: each holds its table's scorer
-    link): the cup, the round, the table's number, the players by seat, the scorer link as a QR code."""
+    link): the cup, the round, the table's number, the players by seat, the scorer link as a QR code, and the QR of
+    the cup's live page (its watch link), each labelled."""
     cup = load_tournament(tournament_id)
     placed = store.cup_tables(cup.id)
     current = max((t.round for t in placed), default=0)
@@ -506,8 +507,9 @@ def cards(tournament_id):
     for t in mine:
         link = external("tables.show", table_id=keys[t.table_id][store.SCORER])
         shown.append(dict(number=t.number, seats=[(n, names.get(n, "?")) for n in t.seats], link=link, qr=qr(link)))
-    return render_template("cup/cards.html", cup=cup, round_no=round_no, cards=shown,
-                           day=format_date(cup.held_on, "long"), game=get_game(cup.game))
+    watch_url, watch_qr = watch_link(cup)  # one code for every card: the same live page
+    return render_template("cup/cards.html", cup=cup, round_no=round_no, cards=shown, watch_url=watch_url,
+                           watch_qr=watch_qr, day=format_date(cup.held_on, "long"), game=get_game(cup.game))
 
 
 @bp.get("/k/<tournament_id>/p/<int:number>")
