@@ -493,7 +493,9 @@ def test_a_cup_exported_and_imported_comes_back_whole_under_new_links(app, clien
     client.post(url + "/players/4", data={"playing": "0"})
     client.post(url + "/players", data={"name": "Ines"})  # 9: eight play on
     before = ranks(client, url)
-    data = client.get(watch + "/export.json").get_json()
+    client.post(url + "/watch", data={})  # the money kept from the watch link: the director's link exports it
+    data = client.get(url + "/export.json").get_json()
+    assert data["watch"] == {"money": False}
     r = client.post("/cups/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "cup.json")},
                     content_type="multipart/form-data")
     assert r.status_code == 303
@@ -501,6 +503,7 @@ def test_a_cup_exported_and_imported_comes_back_whole_under_new_links(app, clien
     assert again != url and ranks(client, again) == before
     copy = cup_of(app, again)
     assert (copy.name, copy.closed_rounds, copy.rules, copy.seed) == ("Dorfcup", 1, cup.rules, cup.seed)
+    assert copy.watch_money is False
     with app.app_context():
         assert [(e.number, e.active, e.fixed_table) for e in store.entrants(copy.id)][2:4] == [(3, True, 2),
                                                                                                (4, False, None)]
@@ -550,6 +553,7 @@ def hostile(data, path, value):
     (("tables", 0, "table", "game"), "koenigrufen", "Round 1, table 1: Königrufen has no house rule"),
     (("log",), [{"kind": "reopen", "round": 1, "number": 7, "at": "2026-11-28T20:00:00"}],
      "The cup's corrections' log in the file is not valid."),
+    (("watch", "money"), "no", "The cup's watch settings in the file are not valid."),
 ])
 def test_a_hostile_cup_file_is_refused_with_one_sentence_and_nothing_stored(app, client, path, value, sentence):
     data = export_of(app, client)
@@ -618,3 +622,38 @@ def test_a_tables_own_page_says_when_its_round_is_closed_before_a_save_is_refuse
     assert r.status_code == 200 and said in text(r)
     client.post(url + "/corrections", data={"round": "1", "number": "1", "open": "1"})
     assert said not in text(client.get(page))  # opened for a correction: it takes hands again
+
+
+def test_the_director_keeps_the_money_from_the_watch_link(app, client):
+    app.config["CUP_POLL_FRESH"] = 0  # every poll sees the latest change
+    url = start(client, ranking="money", rate="0.10", currency="CHF")
+    cup = cup_of(app, url)
+    client.post(url + "/draw")
+    one = tables_of(app, cup, 1)
+    troccas_hand(app, one[0], 40)  # seats 1, 3: +4 points; 2, 4: −4 (docs/rules.md §1: the points less 36)
+    troccas_hand(app, one[1], 46)  # seats 1, 3: +10; 2, 4: −10
+    client.post(url + "/close", data={"round": "1"})
+    with app.app_context():
+        watch = "/k/" + store.share_links(cup.id, store.TOURNAMENT)[store.VIEWER]
+    top = one[1].seats[0]  # +10 points, at 10 cents a point: CHF 1.00, the most money
+    money_cells = re.compile(r'<td class="n money"')
+    assert len(money_cells.findall(client.get(watch).get_data(as_text=True))) == 8  # shown, as cups made before
+    assert client.post(watch + "/watch", data={}).status_code == 403  # the watch link decides nothing
+    assert client.post(url + "/watch", data={}).status_code == 303  # the box left empty: the money kept back
+    assert not cup_of(app, url).watch_money
+    assert 'name="money" value="y">' in client.get(url).get_data(as_text=True)  # the director's box, unticked
+    assert len(money_cells.findall(client.get(url).get_data(as_text=True))) == 8  # the director still sees it
+    for page in (client.get(watch), client.get(watch + "/live"), client.get(watch + "/print/results")):
+        assert page.status_code == 200 and not money_cells.search(page.get_data(as_text=True))
+        assert "CHF" not in text(page) and "1.00" not in text(page)
+    projector = client.get(watch + "/projector").get_data(as_text=True)
+    # the rank stays the money's; the projector's column is the points instead
+    row = re.search(rf'<tr data-number="{top}">.*?<td class="n total">([^<]+)</td>', projector, re.S).group(1)
+    assert row.strip() == "+10" and "CHF" not in projector
+    assert "CHF" not in client.get(watch + "/standings.csv").get_data(as_text=True)
+    assert "CHF" in client.get(url + "/standings.csv").get_data(as_text=True)
+    r = client.get(watch + "/export.json")
+    assert r.status_code == 403 and "This cup keeps its money from the watch link" in text(r)
+    assert client.post(url + "/watch", data={"money": "y"}).status_code == 303
+    assert len(money_cells.findall(client.get(watch + "/live").get_data(as_text=True))) == 8
+    assert client.get(watch + "/export.json").status_code == 200

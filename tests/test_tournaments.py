@@ -210,6 +210,18 @@ def test_two_phones_fixing_tables_at_once_keep_both(db_app):
     assert store.get_tournament(cup.id).version == 2
 
 
+def test_two_phones_choosing_what_the_watch_link_shows_at_once_leave_one_choice(db_app):
+    cup = new_cup(players=NAMES[:8])
+    out = two_phones(db_app, lambda: store.set_cup_watch(cup.id, False), lambda: store.set_cup_watch(cup.id, True),
+                     hold=("UPDATE tournaments SET watch_money",))
+    assert out == [None, None]
+    # one after the other under the cup's lock: the second phone's choice stands, and the version moved twice (every
+    # watcher's kept board is made again after each)
+    assert store.get_tournament(cup.id).version == 2
+    store.set_cup_watch(cup.id, False)
+    assert store.get_tournament(cup.id).watch_money is False and store.get_tournament(cup.id).version == 3
+
+
 def test_a_fixed_table_seats_the_player_there_from_the_next_round(db_app):
     cup = new_cup()
     store.set_fixed_table(cup.id, 16, 1)

@@ -81,6 +81,7 @@ tournaments = Table(
     Column("rate", Integer, nullable=False, server_default="0"),
     Column("currency", String(8), nullable=False, server_default="EUR"),
     Column("pot", String(8), nullable=False, server_default="none"),
+    Column("watch_money", Boolean, nullable=False, server_default=true()),  # what its watch link shows
 )
 
 tournament_links = Table(
@@ -391,6 +392,11 @@ class Tournament:
     rate: int = 0
     currency: str = "EUR"
     pot: str = "none"
+    watch_money: bool = True  # the watch link shows the standings' money and the pot (the director decides)
+
+    def shows_money(self) -> bool:
+        """Whether this link sees the money: the director always, a watch link as the director decided."""
+        return self.role == SCORER or self.watch_money
 
 
 @dataclass(frozen=True)

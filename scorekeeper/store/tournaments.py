@@ -46,7 +46,7 @@ def create_tournament(name: str, held_on: date, game: str, rules: dict, rounds: 
 
 def import_tournament(name: str, held_on: date, game: str, rules: dict, rounds: int, games_per_round: int, seed: int,
                       closed_rounds: int, created_at, ranking: str, ranking_n: int, rate: int, currency: str, pot: str,
-                      players: list[tuple], tables: list[tuple], log: list[tuple]) -> str:
+                      players: list[tuple], tables: list[tuple], log: list[tuple], watch_money: bool = True) -> str:
     """Store a whole cup (from its export, checked by web/cup/cup_file.py) under new addresses, all or nothing;
     return its director's key. `players`: [(number, name, active, fixed table)]; `tables`: [(round, number, seats,
     reopened, games, TableInfo, [Hand])]; `log`: [(kind, round, number, when)]."""
@@ -56,7 +56,7 @@ def import_tournament(name: str, held_on: date, game: str, rules: dict, rounds: 
                                                 rounds=rounds, games_per_round=games_per_round, seed=seed,
                                                 closed_rounds=closed_rounds, version=0, created_at=created_at,
                                                 ranking=ranking, ranking_n=ranking_n, rate=rate, currency=currency,
-                                                pot=pot))
+                                                pot=pot, watch_money=watch_money))
         if players:
             conn.execute(insert(tournament_players), [dict(tournament_id=tournament_id, number=n, name=who,
                                                            active=active, fixed_table=fixed, created_at=created_at)
@@ -266,6 +266,15 @@ def cup_log(tournament_id: str) -> list[tuple[str, int, int, object]]:
         rows = conn.execute(select(tournament_log).where(tournament_log.c.tournament_id == tournament_id)
                             .order_by(tournament_log.c.id.desc())).all()
     return [(r.kind, r.round, r.number, r.created_at) for r in rows]
+
+
+def set_cup_watch(tournament_id: str, money: bool) -> None:
+    """Choose what the cup's watch link shows: the standings' money and the pot, or not. Under the cup's row lock,
+    its version moved on (every watcher's board is made again)."""
+    with writing() as conn:
+        lock_tournament(conn, tournament_id)
+        conn.execute(update(tournaments).where(tournaments.c.id == tournament_id)
+                     .values(watch_money=money, version=tournaments.c.version + 1))
 
 
 def _bump(conn, tournament_id: str) -> None:

@@ -32,6 +32,7 @@ def cup_json(cup) -> dict:
             "seed": cup.seed, "closed_rounds": cup.closed_rounds, "created_at": cup.created_at.isoformat(),
             "ranking": {"rule": cup.ranking, "n": cup.ranking_n, "rate": cup.rate, "currency": cup.currency,
                         "pot": cup.pot},
+            "watch": {"money": cup.watch_money},
             "players": [{"number": e.number, "name": e.name, "active": e.active, "fixed_table": e.fixed_table}
                         for e in store.entrants(cup.id)],
             "tables": tables,
@@ -69,7 +70,10 @@ def parse_cup(data, most_rounds: int, most_games: int, most_players: int) -> dic
     players = _players(data.get("players"), most_players)
     tables = _tables(data.get("tables"), rounds, closed, games, players, game, rules, ranking["rate"])
     log = _log(data.get("log"), {(r, n) for r, n, *_rest in tables})
-    return dict(name=name, held_on=held_on, game=game.id, rules=rules, rounds=rounds, games_per_round=games,
+    watch = data.get("watch", {"money": True})  # a file made before the director chose: the money shown
+    if not isinstance(watch, dict) or not isinstance(watch.get("money"), bool):
+        raise BadImport(_("The cup's watch settings in the file are not valid."))
+    return dict(watch_money=watch["money"], name=name, held_on=held_on, game=game.id, rules=rules, rounds=rounds, games_per_round=games,
                 seed=seed, closed_rounds=closed, created_at=read_when(data.get("created_at")), players=players,
                 tables=tables, log=log, **ranking)
 

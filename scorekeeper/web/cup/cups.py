@@ -24,7 +24,7 @@ from ...engine.errors import CantSeat
 from ...engine.games import get_game, resolve_rules
 from ...engine.games.registry import GAMES
 from .. import scoreboard
-from ..access import load_tournament, polled, viewer_ok
+from ..access import load_tournament, polled, refuse, viewer_ok
 from ..bounds import invisible
 from ..l10n import locale_id, say
 from ..kept import of_app
@@ -220,6 +220,7 @@ def board(cup) -> dict:
                 standings=standings, results=results, rounds=range(1, current + 1), problem=problem,
                 playing=len(playing),
                 day=format_date(cup.held_on, "long"), director=cup.role == store.SCORER, ranking=ranking,
+                money_shown=cup.shows_money(),
                 pot=cup_model.pot(standings), cents=cents, tag=store.tournament_tag(cup.id))
 
 
@@ -364,7 +365,10 @@ def _results(cup, placed) -> list:
 def export_json(tournament_id):
     """The whole cup as one file: importing it restores the cup, its players, rounds, tables and log, under new
     links."""
-    body = json.dumps(cup_file.cup_json(load_tournament(tournament_id)), ensure_ascii=False, indent=1)
+    cup = load_tournament(tournament_id)
+    if not cup.shows_money():
+        refuse(_("This cup keeps its money from the watch link, and its file holds the money: ask its director."))
+    body = json.dumps(cup_file.cup_json(cup), ensure_ascii=False, indent=1)
     return Response(body, mimetype="application/json",
                     headers={"Content-Disposition": 'attachment; filename="cup.json"'})
 
@@ -377,17 +381,18 @@ def standings_csv(tournament_id):
     cup = load_tournament(tournament_id)
     shown = board(cup)
     counted = cup.ranking in ("best", "drop")
+    with_money = cup.rate and cup.shows_money()  # a watch link kept from the money gets none
     sheet = Sheet(locale_id())
     sheet.row([as_text(_("Rank")), as_text(_("Start number")), as_text(_("Player"))]
               + [as_text(_("Round %(n)s", n=r)) for r in shown["rounds"]] + [as_text(_("Points"))]
-              + ([as_text(_("Counted"))] if counted else []) + ([as_text(cup.currency)] if cup.rate else [])
+              + ([as_text(_("Counted"))] if counted else []) + ([as_text(cup.currency)] if with_money else [])
               + [as_text(_("dropped out"))])
     for s in shown["standings"]:
         per_round = {seat.round: seat.points for seat in s.rounds}
         sheet.row([s.rank, s.number, as_text(s.name)]
                   + [sheet.number(per_round[r]) if r in per_round else "" for r in shown["rounds"]]
                   + [sheet.number(s.points)] + ([sheet.number(s.score)] if counted else [])
-                  + ([sheet.money(cents(s.money))] if cup.rate else []) + ["" if s.active else "x"])
+                  + ([sheet.money(cents(s.money))] if with_money else []) + ["" if s.active else "x"])
     return sheet.answer("standings.csv")
 
 
@@ -446,6 +451,14 @@ def fixed_table(tournament_id, number):
     except store.NotFound:
         return render_page(cup, status=404, said=_("No player of this cup has the number %(n)s.", n=number))
     return redirect(url_for("cups.show", tournament_id=cup.id), 303)
+
+
+@bp.post("/k/<tournament_id>/watch")
+def watch_settings(tournament_id):
+    """Choose what the cup's watch link shows: the standings' money and the pot, or not."""
+    cup = load_tournament(tournament_id)
+    store.set_cup_watch(cup.id, request.form.get("money") == "y")
+    return redirect(url_for("cups.show", tournament_id=cup.id, _anchor="watch"), 303)
 
 
 @bp.post("/k/<tournament_id>/corrections")
