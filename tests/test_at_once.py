@@ -399,6 +399,8 @@ AT_ONCE = {
     "draw_next_round": "test_tournaments.py::test_two_phones_drawing_the_next_round_at_once_draw_it_once",
     "reopen_table": "test_tournaments.py::test_two_phones_opening_a_table_for_a_correction_at_once_open_it_once",
     "set_fixed_table": "test_tournaments.py::test_two_phones_fixing_tables_at_once_keep_both",
+    "join_cup": "test_tournaments.py::test_two_circles_taking_one_cup_at_once_leave_it_in_one",
+    "set_season_rule": "test_tournaments.py::test_two_phones_setting_a_circles_cup_rule_at_once_leave_one_whole_rule",
     "set_cup_watch": "test_tournaments.py::test_two_phones_choosing_what_the_watch_link_shows_at_once_leave_one_choice",
 }
 

@@ -13,8 +13,9 @@ def differences(app, metadata=schema.metadata) -> list:
         found = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), metadata)
     if engine.dialect.name == "sqlite":
         # SQLite can't add a foreign key to a table that exists (migrations/versions/0005_circles.py says why it
-        # doesn't copy `tables` to do it): there, and only there, tables.circle_id has none, and the app keeps it
-        found = [d for d in found if not (d[0] == "add_fk" and d[1].table.name == "tables"
+        # doesn't copy `tables` to do it): there, and only there, tables.circle_id and tournaments.circle_id (0019)
+        # have none, and the app keeps them
+        found = [d for d in found if not (d[0] == "add_fk" and d[1].table.name in ("tables", "tournaments")
                                           and [c.name for c in d[1].columns] == ["circle_id"])]
     return found
 

@@ -266,3 +266,37 @@ def test_games_at_a_size():
     # games × size ÷ usual, rounded up:
     # 16 × 5 ÷ 4 = 20, 16 × 3 ÷ 4 = 12, 10 × 5 ÷ 4 = 12.5 → 13, 16 × 4 ÷ 4 = 16
     assert [games_at(16, 5, 4), games_at(16, 3, 4), games_at(10, 5, 4), games_at(16, 4, 4)] == [20, 12, 13, 16]
+
+
+# ---- a cup over a season (issue 38 item 9) ----
+
+def test_two_circles_taking_one_cup_at_once_leave_it_in_one(db_app):
+    thursday = store.find_circle(store.create_circle("Thursday")).id
+    friday = store.find_circle(store.create_circle("Friday")).id
+    cup = new_cup(players=NAMES[:8])
+    out = two_phones(db_app, lambda: store.join_cup(cup.id, thursday), lambda: store.join_cup(cup.id, friday),
+                     hold=("UPDATE tournaments",))
+    # a cup counts in one circle's season: the first that took it; the other circle is told
+    refused = [o for o in out if o is not None]
+    assert len(refused) == 1 and isinstance(refused[0], store.InAnotherCircle)
+    now_in = store.get_tournament(cup.id).circle_id
+    assert now_in == (friday if out[0] is not None else thursday)
+    assert [c.id for c in store.circle_cups(now_in)] == [cup.id]
+    assert store.join_cup(cup.id, now_in) is None  # again to the same circle: no harm
+
+
+def test_two_phones_setting_a_circles_cup_rule_at_once_leave_one_whole_rule(db_app):
+    circle_id = store.find_circle(store.create_circle("Krone")).id
+    assert store.season_rule(circle_id).rule == "sum"  # until the circle sets one
+    out = two_phones(db_app, lambda: store.set_season_rule(circle_id, "best", 3, (25, 20, 16)),
+                     lambda: store.set_season_rule(circle_id, "places", 0, (10, 8, 6, 4)),
+                     hold=("INSERT INTO circle_cup_rules",))
+    # one after the other under the circle's lock: one whole rule stands (never a second row, never one's N with
+    # the other's places)
+    assert out == [None, None]
+    assert store.season_rule(circle_id) in (store_rule("best", 3, (25, 20, 16)), store_rule("places", 0, (10, 8, 6, 4)))
+
+
+def store_rule(rule, n, places):
+    from scorekeeper.engine.season_cup import SeasonRule
+    return SeasonRule(rule, n, places)

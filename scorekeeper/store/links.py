@@ -72,7 +72,8 @@ def tournament_of(row, role: str = VIEWER, active: bool = True) -> Tournament:
     """A tournaments row as the Tournament a link of `role` sees."""
     return Tournament(row.id, row.name, row.held_on, row.game, dict(row.rules), row.rounds, row.games_per_round,
                       row.seed, row.closed_rounds, row.version, row.created_at, role, active, row.ranking,
-                      row.ranking_n, row.rate, row.currency, row.pot, row.watch_money)
+                      row.ranking_n, row.rate, row.currency, row.pot, row.watch_money,
+                      row.circle_id)
 
 
 def find_circle(key: str) -> Circle | None:

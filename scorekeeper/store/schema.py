@@ -82,6 +82,8 @@ tournaments = Table(
     Column("currency", String(8), nullable=False, server_default="EUR"),
     Column("pot", String(8), nullable=False, server_default="none"),
     Column("watch_money", Boolean, nullable=False, server_default=true()),  # what its watch link shows
+    # the circle whose season it counts in (issue 38 item 9), as a table's evening: tables.circle_id
+    Column("circle_id", String(64), ForeignKey("circles.id", ondelete="SET NULL"), nullable=True, index=True),
 )
 
 tournament_links = Table(
@@ -164,6 +166,15 @@ pot_entries = Table(
 # the pot's rule as it changed (issue 36): from which day (NULL: from the start) each hand lost by whoever took it on
 # pays how much in; an evening counts under the rule in force on its day. None kept: circles.pot_per_lost_hand counts
 # every evening (as before there was this table)
+# how a circle's cups add up over its season (issue 38 item 9; engine/season_cup.py): none: the sum
+circle_cup_rules = Table(
+    "circle_cup_rules", metadata,
+    Column("circle_id", String(64), ForeignKey("circles.id", ondelete="CASCADE"), primary_key=True),
+    Column("rule", String(8), nullable=False),  # sum, best, places
+    Column("n", Integer, nullable=False),  # the best N cups
+    Column("places", JSON, nullable=False),  # the cup points of place 1, 2, …
+)
+
 pot_rules = Table(
     "pot_rules", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
@@ -393,6 +404,7 @@ class Tournament:
     currency: str = "EUR"
     pot: str = "none"
     watch_money: bool = True  # the watch link shows the standings' money and the pot (the director decides)
+    circle_id: str | None = None  # the circle whose season it counts in (issue 38 item 9)
 
     def shows_money(self) -> bool:
         """Whether this link sees the money: the director always, a watch link as the director decided."""

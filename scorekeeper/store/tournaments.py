@@ -28,16 +28,18 @@ STAKE = 10  # a cup's tables' stake when it has no rate (the money is not ranked
 
 def create_tournament(name: str, held_on: date, game: str, rules: dict, rounds: int, games_per_round: int,
                       seed: int, players: list[str], ranking: str = "points", ranking_n: int = 0, rate: int = 0,
-                      currency: str = "EUR", pot: str = "none") -> str:
+                      currency: str = "EUR", pot: str = "none", circle_id: str | None = None) -> str:
     """Store a new cup with its players numbered 1..n in the order given and its ranking rule (engine/cup.py
     Ranking: the rule, its N, the rate in minor units a point, the currency, the pot); return its director's key.
-    Its house rules, rate and currency are every round's tables' (the rate is their stake)."""
+    Its house rules, rate and currency are every round's tables' (the rate is their stake). `circle_id`: the circle
+    whose season it counts in (made from the circle's page)."""
     tournament_id = secrets.token_urlsafe(16)
     with writing() as conn:
         conn.execute(insert(tournaments).values(id=tournament_id, name=name, held_on=held_on, game=game, rules=rules,
                                                 rounds=rounds, games_per_round=games_per_round, seed=seed,
                                                 closed_rounds=0, version=0, created_at=now(), ranking=ranking,
-                                                ranking_n=ranking_n, rate=rate, currency=currency, pot=pot))
+                                                ranking_n=ranking_n, rate=rate, currency=currency, pot=pot,
+                                                circle_id=circle_id))
         if players:
             conn.execute(insert(tournament_players), [dict(tournament_id=tournament_id, number=i, name=p, active=True,
                                                            created_at=now()) for i, p in enumerate(players, 1)])
