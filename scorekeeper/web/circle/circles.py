@@ -21,12 +21,14 @@ from flask_babel import ngettext
 from ... import store
 from ...engine import evening, season
 from ...engine.evening import Setup
+from ...engine.season_cup import MOST_PLACES, SEASON_RULES, season_ranking
 from ...engine.games import get_game
 from ...engine.settle import BANK, COINS
 from .. import ledger, said, scoreboard
 from ..access import load_circle, polled, refuse, table_may_change, viewer_ok
 from ..bounds import invisible
 from ..chart import season_chart
+from ..cup_results import standings_of
 from ..l10n import isolated, locale_id, money, say
 from ..links import external
 from ..parse import amount_minor, digits, today
@@ -107,7 +109,22 @@ def render_page(circle, template: str = "circle/page.html", status: int = 200, *
         last_change=store.last_circle_change(circle.id) if scorer else None, undo_error=extra.get("undo_error"),
         stale=request.args.get("stale") == "1",
         message=next(iter(get_flashed_messages(category_filter=["message"])), None),
-        rule_from=format_date(page.pot.rule_from, "medium") if page.pot and page.pot.rule_from else None), status
+        rule_from=format_date(page.pot.rule_from, "medium") if page.pot and page.pot.rule_from else None,
+        **season_cup(circle), cup_errors=extra.get("cup_errors", {})), status
+
+
+def season_cup(circle) -> dict:
+    """The circle's cups and their ranking over the season by the circle's rule (engine/season_cup.py): each cup's
+    place and points as the cup ranks them, level players sharing a place."""
+    cups = store.circle_cups(circle.id)
+    rule = store.season_rule(circle.id)
+    if not cups:
+        return dict(season_cups=[], season_lines=[], season_rule=rule)
+    shown = [dict(name=c.name, day=format_date(c.held_on, "medium"),  # each cup's watch link: never its director's
+                  url=url_for("cups.show", tournament_id=store.share_links(c.id, store.TOURNAMENT)[store.VIEWER]))
+             for c in cups]
+    lines = season_ranking([[(s.name, s.rank, s.points) for s in standings_of(c)] for c in cups], rule)
+    return dict(season_cups=shown, season_lines=lines, season_rule=rule)
 
 
 def _people_said(circle) -> str | None:
@@ -200,6 +217,49 @@ def add_table(circle_id):
         return render_page(circle, errors={"table": _(
             "That table is already an evening of another circle: a table belongs to one circle.")}, status=400)
     return redirect(url_for("circles.show", circle_id=circle.id, added=1), 303)
+
+
+@bp.post("/c/<circle_id>/cups")
+def add_cup(circle_id):
+    """Count a cup night in the circle's season, by its director's link."""
+    circle = load_circle(circle_id)
+    key = (request.form.get("cup") or "").strip().rstrip("/").rsplit("/", 1)[-1].split("?", 1)[0].split("#", 1)[0]
+    cup = store.find_tournament(key) if key else None
+    if cup is None or not cup.active or cup.role != store.SCORER:
+        message = _("That isn't a cup's director's link: paste the address of the cup's page you direct it from.")
+        return render_page(circle, cup_errors={"cup": message}, status=400)
+    try:
+        store.join_cup(cup.id, circle.id)  # refused under the circle's lock if another circle has it
+    except store.InAnotherCircle:
+        return render_page(circle, cup_errors={"cup": _(
+            "That cup already counts in another circle's season: a cup belongs to one circle.")}, status=400)
+    return redirect(url_for("circles.show", circle_id=circle.id, _anchor="season-cup"), 303)
+
+
+@bp.post("/c/<circle_id>/cup-rule")
+def cup_rule(circle_id):
+    """Set how the circle's cups add up: the sum of their points, the best N cups, or cup points by place."""
+    circle = load_circle(circle_id)
+    rule = request.form.get("rule") or "sum"
+    errors = {}
+    if rule not in SEASON_RULES:
+        errors["rule"] = _("Choose one of the offered values.")
+    n = digits(request.form.get("n"), 2) if rule == "best" else 0
+    if rule == "best" and (n is None or n < 1):
+        errors["n"] = _("Count the best cups: a whole number from 1.")
+    places = store.season_rule(circle.id).places
+    if rule == "places":
+        parts = [p.strip() for p in (request.form.get("places") or "").replace(";", ",").split(",") if p.strip()]
+        read = [digits(p, 4) for p in parts]
+        if not read or None in read or len(read) > MOST_PLACES or read != sorted(read, reverse=True):
+            errors["places"] = _("Write the cup points of each place from the first, highest first, separated by "
+                                 "commas, e.g. 25, 20, 16, 13 (at most %(n)s places).", n=MOST_PLACES)
+        else:
+            places = tuple(read)
+    if errors:
+        return render_page(circle, cup_errors=errors, keep_form=True, status=400)
+    store.set_season_rule(circle.id, rule, n or 0, places)
+    return redirect(url_for("circles.show", circle_id=circle.id, _anchor="season-cup"), 303)
 
 
 # ---- sharing ----

@@ -26,6 +26,8 @@ from ...engine.games.registry import GAMES
 from .. import scoreboard
 from ..access import load_tournament, polled, refuse, viewer_ok
 from ..bounds import invisible
+from ..cup_results import ranking_of
+from ..cup_results import results as _results
 from ..l10n import locale_id, say
 from ..kept import of_app
 from ..links import external, qr
@@ -151,11 +153,15 @@ def _ranking(form, rounds: int | None, errors: dict) -> dict:
 def new_cup():
     """Start a cup: its name, day, game (its house rules as the game has them, one set for every table), rounds,
     games per table and round, the draw's seed, the players registered so far (each line a name: start numbers
-    1, 2, … in that order)."""
+    1, 2, … in that order); from a circle's page (?circle=its scorer's key), a cup of the circle's season."""
     form = request.form if request.method == "POST" else \
         {"held_on": date.today().isoformat(), "rounds": "3", "games": "16", "ranking": "points", "currency": "EUR",
          "pot": "none", **request.args.to_dict()}  # ?game=…: its house rules shown (the button beside the game)
     errors: dict[str, str] = {}
+    circle_key = request.values.get("circle", "")
+    circle = store.find_circle(circle_key) if circle_key else None  # made from a circle's page: its scorer's key
+    if circle is not None and (not circle.active or circle.role != store.SCORER):
+        circle = None
     if request.method == "POST" and not request.form.get("show_rules"):  # not the button showing a game's rules
         values, errors = _form_problems(request.form)
         if not errors:
@@ -163,24 +169,20 @@ def new_cup():
             key = store.create_tournament(values["name"], values["held_on"], game.id, values["rules"],
                                           values["rounds"], values["games"], values["seed"], values["names"],
                                           values["ranking"], values["ranking_n"], values["rate"], values["currency"],
-                                          values["pot"])
+                                          values["pot"], circle_id=circle.id if circle else None)
             return redirect(url_for("cups.show", tournament_id=key), 303)
     game = GAMES.get(form.get("game") or "") or next(iter(GAMES.values()))
     shown = form if request.method == "POST" and form.get("rules_for") == game.id else None
     return render_template("cup/new.html", form=form, errors=errors, games=list(GAMES.values()), game=game,
                            rules=rules_form(game, {}, shown), currencies=CURRENCIES,
-                           max_name=MAX_NAME), 422 if errors else 200
+                           max_name=MAX_NAME, circle=circle, circle_key=circle_key if circle else ""), \
+        422 if errors else 200
 
 
 def cents(amount) -> int:
     """Minor units to write: an exact amount (a Fraction where a game counts halves) to the nearest, halves to even;
     the ranking itself uses the exact amount."""
     return round(Fraction(amount))
-
-
-def ranking_of(cup) -> cup_model.Ranking:
-    """The cup's ranking rule as the engine takes it."""
-    return cup_model.Ranking(cup.ranking, cup.ranking_n, cup.rate, cup.pot)
 
 
 def board(cup) -> dict:
@@ -342,22 +344,6 @@ def printout(tournament_id, what):
     url, code = watch_link(cup)
     return render_template("cup/print.html", **shown, what=what, round_no=round_no, by_table=by_table,
                            by_name=by_name, slips=slips, round_results=results, watch_url=url, watch_qr=code)
-
-
-def _results(cup, placed) -> list:
-    """Each table's result by start number: [(round, table, {start number: Seat})], the tables read at once."""
-    out = []
-    infos = store.cup_table_infos(cup.id)
-    kept = of_app("cup-seats", 20_000)  # a table's result by seat, per table version (a played round's never moves)
-    for t in placed:
-        info = infos[t.table_id]
-        seats = kept.at(t.table_id, info.version)
-        if seats is None:
-            table, evening = scoreboard.current(info)
-            seats = cup_model.by_seat(evening.rows, t.seats, cup.rate, cup.pot)
-            kept.keep(t.table_id, table.version, seats)
-        out.append((t.round, t.number, seats))
-    return out
 
 
 @bp.get("/k/<tournament_id>/export.json")

@@ -1,0 +1,102 @@
+"""A cup over a season on the circle's page (issue 38 item 9): cups made from a circle or joined by their director's
+link, ranked over the season by the circle's rule (the sum, the best N cups, cup points by place), with the bad
+input of each form (one sentence at the field, the input kept)."""
+import re
+
+from scorekeeper import store
+from tests.test_cups_web import CUP, cup_of, tables_of, text, troccas_hand
+
+
+def new_circle(client) -> str:
+    r = client.post("/circles/new", data={"name": "Krone"})
+    assert r.status_code == 303
+    return r.headers["Location"]
+
+
+def season(client, circle) -> dict[str, tuple[int, str]]:
+    """{name: (rank, total)} from the circle's cup ranking."""
+    page = client.get(circle).get_data(as_text=True)
+    rows = re.findall(r'<tr data-name="([^"]+)">\s*<td class="n"[^>]*>(\d+)</td>.*?<td class="n total"[^>]*>([^<]+)'
+                      r'</td>', page, re.S)
+    return {name: (int(rank), total.strip()) for name, rank, total in rows}
+
+
+def one_round_cup(app, client, first, second, **form) -> tuple[str, list]:
+    """A cup of one round (CUP's players and seed) with table 1 played at `first` points, table 2 at `second`."""
+    r = client.post("/cups/new", data={**CUP, "rounds": "1", **form})
+    assert r.status_code == 303
+    url = r.headers["Location"]
+    cup = cup_of(app, url)
+    client.post(url + "/draw")
+    placed = tables_of(app, cup, 1)
+    troccas_hand(app, placed[0], first)
+    troccas_hand(app, placed[1], second)
+    client.post(url + "/close", data={"round": "1"})
+    return url, placed
+
+
+def test_a_circles_cups_add_up_by_its_rule_beside_its_evenings(app, client):
+    circle = new_circle(client)
+    key = circle.rsplit("/", 1)[-1]
+    assert "No cup night counts in this circle's season yet." in text(client.get(circle))
+    # cup A made from the circle's page; cup B made alone, then joined by its director's link
+    form = client.get(f"/cups/new?circle={key}").get_data(as_text=True)
+    assert f'name="circle" value="{key}"' in form and "This cup counts in the season of the circle Krone." in text(
+        client.get(f"/cups/new?circle={key}"))
+    a_url, a = one_round_cup(app, client, 40, 46, circle=key)
+    b_url, b = one_round_cup(app, client, 46, 30)
+    assert [t.seats for t in a] == [t.seats for t in b]  # the same players and seed: the same draw
+    with app.app_context():
+        names = {e.number: e.name for e in store.entrants(cup_of(app, a_url).id)}
+        watch_b = store.share_links(cup_of(app, b_url).id, store.TOURNAMENT)[store.VIEWER]
+    a1, a2, a3, a4 = (names[n] for n in a[0].seats)
+    b1, b2, b3, b4 = (names[n] for n in a[1].seats)
+    r = client.post(circle + "/cups", data={"cup": "http://localhost/k/" + watch_b})
+    assert r.status_code == 400 and "That isn't a cup's director's link" in text(r)
+    assert 'value="http://localhost/k/' + watch_b + '"' in r.get_data(as_text=True)  # the input kept
+    assert client.post(circle + "/cups", data={"cup": "http://localhost" + b_url}).status_code == 303
+    # docs/rules.md §1: a team's points less 36 each. Cup A: table 1 at 40: a1, a3 +4, a2, a4 −4; table 2 at 46:
+    # b1, b3 +10, b2, b4 −10. Cup B: table 1 at 46: a1, a3 +10, a2, a4 −10; table 2 at 30: b1, b3 −6, b2, b4 +6.
+    # The sum: a1 14, b1 4, b2 −4, a2 −14 (each with its partner: ranks 1, 1, 3, 3, 5, 5, 7, 7)
+    got = season(client, circle)
+    assert {n: got[n][0] for n in (a1, a3, b1, b3, b2, b4, a2, a4)} == {a1: 1, a3: 1, b1: 3, b3: 3, b2: 5, b4: 5,
+                                                                       a2: 7, a4: 7}
+    assert [got[n][1] for n in (a1, b1, b2, a2)] == ["+14", "+4", "−4", "−14"]
+    # the best cup: a1 10, b1 10 (four level: rank 1), b2 6, a2 −4
+    assert client.post(circle + "/cup-rule", data={"rule": "best", "n": "1"}).status_code == 303
+    got = season(client, circle)
+    assert [got[n] for n in (a1, b1, b2, a2)] == [(1, "+10"), (1, "+10"), (5, "+6"), (7, "−4")]
+    # cup points by place, 25, 20, 16, 13, 11, 10, 9, 8: cup A's places b1, b3 1 (level), a1, a3 3, a2, a4 5,
+    # b2, b4 7; cup B's a1, a3 1, b2, b4 3, b1, b3 5, a2, a4 7. a1: 16 + 25 = 41; b1: 25 + 11 = 36; b2: 9 + 16 = 25;
+    # a2: 11 + 9 = 20
+    data = {"rule": "places", "places": "25, 20, 16, 13, 11, 10, 9, 8"}
+    assert client.post(circle + "/cup-rule", data=data).status_code == 303
+    got = season(client, circle)
+    assert [got[n] for n in (a1, b1, b2, a2)] == [(1, "+41"), (3, "+36"), (5, "+25"), (7, "+20")]
+    page = text(client.get(circle))
+    assert "Ranked by cup points for each cup's place: 25, 20, 16, 13, 11, 10, 9, 8; a later place 0." in page
+    # the watch link sees the ranking, not the forms, and each cup by its watch link (never its director's)
+    with app.app_context():
+        watch = "/c/" + store.share_links(store.find_circle(key).id, store.CIRCLE)[store.VIEWER]
+    shown = client.get(watch).get_data(as_text=True)
+    assert season(client, watch) == got and 'action="' + watch + '/cup-rule"' not in shown
+    assert b_url not in shown and f"/k/{watch_b}" in shown
+    assert client.post(watch + "/cup-rule", data={"rule": "sum"}).status_code == 403
+
+
+def test_a_cup_counts_in_one_circle_and_a_bad_rule_is_refused_at_its_field(app, client):
+    first, second = new_circle(client), new_circle(client)
+    url, _placed = one_round_cup(app, client, 40, 46)
+    assert client.post(first + "/cups", data={"cup": url}).status_code == 303
+    r = client.post(second + "/cups", data={"cup": url})
+    assert r.status_code == 400 and "That cup already counts in another circle's season" in text(r)
+    for data, sentence in (({"rule": "best", "n": "0"}, "Count the best cups: a whole number from 1."),
+                           ({"rule": "places", "places": "10, 20"}, "Write the cup points of each place"),
+                           ({"rule": "places", "places": "25, x"}, "Write the cup points of each place"),
+                           ({"rule": "chess"}, "Choose one of the offered values.")):
+        r = client.post(first + "/cup-rule", data=data)
+        assert r.status_code == 400 and sentence in text(r), data
+        if "places" in data:
+            assert f'value="{data["places"]}"' in r.get_data(as_text=True)  # the input kept
+    with app.app_context():
+        assert store.season_rule(store.find_circle(first.rsplit("/", 1)[-1]).id).rule == "sum"  # nothing stored
