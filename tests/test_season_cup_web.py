@@ -82,6 +82,10 @@ def test_a_circles_cups_add_up_by_its_rule_beside_its_evenings(app, client):
     assert season(client, watch) == got and 'action="' + watch + '/cup-rule"' not in shown
     assert b_url not in shown and f"/k/{watch_b}" in shown
     assert client.post(watch + "/cup-rule", data={"rule": "sum"}).status_code == 403
+    # a circle keeping its ranking from the watch link keeps the cup's ranking from it too; its scorer sees it
+    assert client.post(circle + "/watch", data={"money": "y"}).status_code in (302, 303)
+    assert season(client, watch) == {} and "Dorfcup" in text(client.get(watch))
+    assert season(client, circle) == got
 
 
 def test_a_cup_counts_in_one_circle_and_a_bad_rule_is_refused_at_its_field(app, client):
