@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from tests.conftest import in_use
 from playwright.sync_api import expect
 
 from bench import server
@@ -90,6 +91,7 @@ def test_a_troccas_table_works_over_https(tls_browser, browser_context_args, htt
         page.get_by_role("button", name="Open the table").click()  # POST 1: the form
         expect(page.locator("#hand-form")).to_be_visible(timeout=WAIT)
         assert page.url.startswith(https_server + "/t/")
+        in_use(page)  # the hand form's script (it asks for the preview) has run: a tap now is a player's
 
         page.locator("fieldset", has=page.locator("legend", has_text="Anna plays with")).get_by_text(
             "Cla", exact=True).click()

@@ -15,7 +15,7 @@ from scorekeeper.web.spreadsheet import file_name
 
 def print_head(client, url, lang):
     text = html.unescape(client.get(url, query_string={"lang": lang}).get_data(as_text=True))
-    return re.search(r'<p class="print-head">(.*?)</p>', text, re.S).group(1)
+    return re.search(r'<p class="paper-head">(.*?)</p>', text, re.S).group(1)
 
 
 def names(disposition: str) -> tuple[str, str]:

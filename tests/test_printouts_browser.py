@@ -33,16 +33,16 @@ def test_the_printed_history_reads_in_order_and_says_what_it_is(page, live_serve
     table = four_hands(page, live_server)
     page.emulate_media(media="print")
     page.goto(table + "/history")
-    expect(page.locator(".print-head")).to_be_visible(timeout=WAIT)
+    expect(page.locator(".paper-head")).to_be_visible(timeout=WAIT)
     # the game, the players and the day (today: the table was opened today; "full" in English: "Saturday, …")
-    expect(page.locator(".print-head")).to_contain_text("Troccas · Anna, Ben, Cla, Zoë · ")
+    expect(page.locator(".paper-head")).to_contain_text("Troccas · Anna, Ben, Cla, Zoë · ")
     assert in_reading_order(page.evaluate(BOXES)), page.evaluate(BOXES)
     page.screenshot(path="/tmp/print-history.png", full_page=True)
     page.goto(table + "/settle")
-    expect(page.locator(".print-head")).to_contain_text("Troccas · Anna, Ben, Cla, Zoë · ")
+    expect(page.locator(".paper-head")).to_contain_text("Troccas · Anna, Ben, Cla, Zoë · ")
     page.emulate_media(media="screen")
     page.goto(table + "/settle")
-    expect(page.locator(".print-head")).to_be_hidden()  # on paper only
+    expect(page.locator(".paper-head")).to_be_hidden()  # on paper only
 
 
 def test_the_board_on_a_tv_lists_the_hands_in_reading_order(page, live_server):
