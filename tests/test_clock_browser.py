@@ -25,6 +25,7 @@ def test_a_line_marked_paid_says_when_in_the_phones_time_zone(browser, live_serv
         page.fill(f"#players-{i}", TROCCAS[f"players-{i}"])
     page.get_by_role("button", name="Open the table").click()
     expect(page.locator("#hand-form")).to_be_visible()
+    in_use(page)  # the hand form's script (it asks for the preview) has run: a tap now is a player's
     choose(page, "Anna plays with", "Cla")
     page.fill("input[name=points]", "40")
     save(page)
