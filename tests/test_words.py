@@ -33,7 +33,7 @@ def test_the_french_tarot_rules_example_is_worked_in_the_readers_language(client
 # --- French typography (item 7): set by the code (web/l10n.py french), checked on every main page ---
 
 GAMES = ["troggu", "troccas", "french_tarot", "scarto", "mitigati", "swiss_tarot_1659", "triomphe_forcee",
-         "sicilian_tarocchi"]
+         "sicilian_tarocchi", "koenigrufen"]
 FRENCH_TAROT = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Élodie",
                 "first_dealer": "0", "stake": "0.10", "currency": "EUR"}
 
@@ -230,3 +230,14 @@ def test_a_french_sentence_joined_by_the_code_sets_the_narrow_space_before_each_
     with app.test_request_context(), force_locale("fr"):
         said = money_sentence({"Anna": 350, "Ben": -150, "Cla": -200}, "EUR")  # three amounts: one clause each
     assert said.count("\u202f;") == 2 and not re.search(r"[^\u202f];", said), said
+
+
+ONE_CARD_PLURAL = {"en": r"\b1 cards\b", "de": r"\b1 Karten\b", "fr": r"\b1 cartes\b", "it": r"\b1 carte\b",
+                   "rm": r"\b1 cartas\b"}
+
+
+@pytest.mark.parametrize("lang", ["en", *TRANSLATED])
+def test_the_koenigrufen_counts_say_one_card_in_the_singular(client, lang):
+    # the rules page counts a single card (7 ♠: 3 × 1 − 2 × 1 = 1 third, docs/rules.md §11) and warns of its pile
+    text = text_of(page(client, "/rules/koenigrufen", query_string={"lang": lang}))
+    assert "3 × 1 − 2 × 1 = 1" in text and not re.search(ONE_CARD_PLURAL[lang], text), lang
