@@ -69,6 +69,7 @@ NAMING = Naming(
     court_names={"K": "König", "Q": "Dame", "C": "Reiter", "J": "Bube"},
     legend=line("K the König, D the Dame (queen), R the Reiter (cavall), B the Bube (jack)."),
     honours=line("The Trull ({names})"),
+    class_words={"cavaliers": line("Reiter (the cavaliers)")},  # §11: Austrians say Reiter, not Ritter
 )
 
 OPTIONS = {
