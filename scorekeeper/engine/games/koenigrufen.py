@@ -68,7 +68,7 @@ NAMING = Naming(
     courts={"K": "K", "Q": "D", "C": "R", "J": "B"},
     court_names={"K": "König", "Q": "Dame", "C": "Reiter", "J": "Bube"},
     legend=line("K the König, D the Dame (queen), R the Reiter (cavall), B the Bube (jack)."),
-    honours=line("The Trull ({names})"),
+    honours=line("The Trull without the Sküs ({names})"),  # the Sküs is a class of its own
     class_words={"cavaliers": line("Reiter (the cavaliers)")},  # §11: Austrians say Reiter, not Ritter
 )
 
