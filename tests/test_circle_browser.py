@@ -74,11 +74,11 @@ def test_a_season_in_the_app(page, live_server):
     expect(page.locator("h1")).to_have_text("Make them one person?", timeout=WAIT)
     expect(page.locator(".sentence")).to_contain_text("Ana and Anna become one person, Anna")
     page.get_by_role("button", name="Yes, make them one").click()
-    expect(page.locator("#people .message")).to_contain_text("now one person", timeout=WAIT)
+    expect(page.locator("#people .message")).to_contain_text("Ana and Anna are now one: Anna", timeout=WAIT)
     people.locator("select[name=person]").select_option("Cla")
     people.locator("input[name=name]").fill("Claudia")
     people.get_by_role("button", name="Rename everywhere").click()
-    expect(page.locator("#people .message")).to_contain_text("Claudia is now the name", timeout=WAIT)
+    expect(page.locator("#people .message")).to_contain_text("Cla is now Claudia, in 3 evenings.", timeout=WAIT)
     # The season: Anna −2 + 9 = +7 Troccas units, +3 Troggu, −10 + 30 + 45 = +65 Rappen over 3 evenings;
     # Claudia +7, −1, −10 − 10 + 45 = +25; Ben −7, −1, 10 − 10 − 45 = −45; Zoë +2, –, +10 (one evening);
     # Dario −9, −1, −10 − 45 = −55 (two). The money adds up to 0.

@@ -301,7 +301,7 @@ def test_renaming_in_the_circle_merges_two_spellings_and_their_standings(client)
     page = client.get(r.headers["Location"]).get_data(as_text=True)
     table = standings(page)
     assert "Anne" not in table and table["Anna"] == ["2", "+13", "+CHF\xa00.65"]  # +4 + 9 units, × 5 Rappen
-    assert "now one person" in page
+    assert "Anne and Anna are now one: Anna, in 1 evening." in html.unescape(page)  # the second evening only
     assert "Anna" in client.get(second).get_data(as_text=True) and "Anne" not in client.get(second).get_data(as_text=True)
     # the same form again (a double tap) answers as the first did and renames nothing more
     assert client.post(circle + "/people", data={"person": "Anne", "name": "Anna", "token": "merge-1", "confirm": "yes"}).status_code == 303

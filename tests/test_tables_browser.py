@@ -10,7 +10,9 @@ SHOTS = "/tmp"
 WAIT = 20_000  # ms: a shared, busy CI machine can take seconds per page; behaviour is checked, never time
 
 
-def open_table(page, base, game, players, stake=None, dealer=None):
+def open_table(page, base, game, players, stake=None, dealer=None, currency="CHF"):
+    """Open a table through the form. `currency`: chosen, not left to the reader's region (the tests' browser says
+    en-US, so a game played in the euro's countries would default to EUR: web/l10n.py home_currency)."""
     page.goto(f"{base}/tables/new/{game}")
     for i, name in enumerate(players):
         if not page.locator(f"#players-{i}").is_visible():
@@ -20,6 +22,8 @@ def open_table(page, base, game, players, stake=None, dealer=None):
         page.fill("input[name=stake]", stake)
     if dealer:
         choose(page, "Who deals first", dealer)
+    if currency:
+        page.locator(f"label:has(input[name=currency][value={currency}])").click()
     page.get_by_role("button", name="Open the table").click()
     expect(page.locator("#hand-form")).to_be_visible(timeout=WAIT)
     in_use(page)  # its scripts all run: a tap now is a player's

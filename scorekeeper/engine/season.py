@@ -10,7 +10,7 @@ import unicodedata
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from functools import lru_cache
 
 from .evening import Totals
@@ -94,7 +94,7 @@ def balances(evenings: list[Played], currency: str) -> dict[str, int]:
     return steps[-1] if steps else {}
 
 
-def settlement(evenings: list[Played], paid, currency: str, per_lost_hand: int = 0) -> Settlement:
+def settlement(evenings: list[Played], paid, currency: str, per_lost_hand: Rule = 0) -> Settlement:
     """Who pays whom to settle what is still owed in `currency` over the evenings, less the lines marked paid
     ((payer, payee, amount) in that currency): the fewest payments, rounded to its coin. With a pot rule, what it
     asks of each player is owed to the pot (BANK), a line like any other."""
@@ -154,7 +154,7 @@ def renaming(evenings: list[Seating], old: str, new: str) -> list[Renaming]:
     return out
 
 
-def unpaid(evenings: list[Played], paid, currency: str, per_lost_hand: int = 0) -> dict[str, int]:
+def unpaid(evenings: list[Played], paid, currency: str, per_lost_hand: Rule = 0) -> dict[str, int]:
     """Each person's balance over the evenings in `currency`, less what the pot's rule asks of them (owed to the
     pot, BANK), less the lines marked paid ((payer, payee, amount) in that currency, names as written at the
     evening): what is still owed, in minor units, summing to zero (the pot included)."""
@@ -264,21 +264,48 @@ def numbers(evenings: list[Played], currency: str | None) -> list[PersonNumbers]
     return sorted(people.values(), key=lambda n: (-n.evenings, n.name.casefold()))
 
 
-def pot_by_rule(evenings: list[Played], per_lost_hand: int) -> dict[str, dict[str, tuple[int, int]]]:
-    """What the pot's rule brings: each hand lost by whoever took it on pays `per_lost_hand` (minor units, in its
-    evening's currency). Return {currency: {name: (hands lost, amount)}}, the names as last written."""
+# The pot's rule: minor units each hand lost by whoever took it on pays into the pot, in every evening (an int), or
+# as it changed over the season: ((first day or None: from the start, minor units), …), oldest first. An evening
+# counts under the rule in force on its day: a change made once lines were paid leaves the evenings before it as
+# they were owed (issue 36).
+Rule = int | tuple
+
+
+def rule_on(rule: Rule, day: date) -> int:
+    """The pot's rule in force on `day` (minor units a lost hand pays in; 0: none)."""
+    if isinstance(rule, int):
+        return rule
+    amount = 0
+    for first, value in rule:
+        if first is None or first <= day:
+            amount = value
+    return amount
+
+
+def rule_now(rule: Rule) -> tuple[int, date | None]:
+    """The pot's rule as it is now, and the day it began (None: it counts every evening)."""
+    if isinstance(rule, int):
+        return rule, None
+    return (rule[-1][1], rule[-1][0]) if rule else (0, None)
+
+
+def pot_by_rule(evenings: list[Played], per_lost_hand: Rule) -> dict[str, dict[str, tuple[int, int]]]:
+    """What the pot's rule brings: each hand lost by whoever took it on pays the rule in force on its evening's day
+    (minor units, in its evening's currency). Return {currency: {name: (hands lost, amount)}}, the names as last
+    written."""
     out: dict[str, dict[str, list]] = {}
     names: dict[str, str] = {}
-    if per_lost_hand <= 0:
-        return {}
     for e in sorted(evenings, key=lambda e: (e.played_on, e.table_id)):
+        per = rule_on(per_lost_hand, e.played_on)
+        if per <= 0:
+            continue
         for p in e.numbers.players:
             lost = p.declared - p.won
             if lost > 0:
                 names[person(p.name)] = p.name
                 here = out.setdefault(e.currency, {}).setdefault(person(p.name), [0, 0])
                 here[0] += lost
-                here[1] += lost * per_lost_hand
+                here[1] += lost * per
     return {c: {names[k]: (v[0], v[1]) for k, v in people.items()} for c, people in out.items()}
 
 
@@ -308,6 +335,8 @@ class Pot:
     by_rule: dict
     rule: int
     holds: dict
+    rule_from: date | None = None  # the day the rule in force began (None: it counts every evening)
+    rule_before: int = 0  # the rule the evenings before that day keep (minor units; 0: none)
 
 
 @dataclass(frozen=True)
@@ -339,16 +368,18 @@ def paid_to_pot(paid) -> dict[str, int]:
     return out
 
 
-def pot(evenings: list[Played], entries: list, rule: int, paid=()) -> Pot:
+def pot(evenings: list[Played], entries: list, rule: Rule, paid=()) -> Pot:
     """The pot from its entries (anything with `amount` and `currency`, oldest first), its rule, and the lines
     marked paid (anything with payer, payee, amount and currency): what was paid to it, it holds."""
     holds = paid_to_pot(paid)
     for entry in entries:
         holds[entry.currency] = holds.get(entry.currency, 0) + entry.amount
-    return Pot(list(entries)[::-1], pot_by_rule(evenings, rule), rule, holds)
+    now, first = rule_now(rule)
+    before = rule_on(rule, first - timedelta(days=1)) if first is not None else 0
+    return Pot(list(entries)[::-1], pot_by_rule(evenings, rule), now, holds, first, before)
 
 
-def owed(evenings: list[Played], paid: list, per_lost_hand: int = 0) -> list[tuple[str, Settlement]]:
+def owed(evenings: list[Played], paid: list, per_lost_hand: Rule = 0) -> list[tuple[str, Settlement]]:
     """What is still owed in each currency of the evenings (the most used first), the pot's rule included, less
     the paid lines (anything with payer, payee, amount and currency): the season's one answer to who owes whom."""
     main = main_currency(evenings)
@@ -357,7 +388,7 @@ def owed(evenings: list[Played], paid: list, per_lost_hand: int = 0) -> list[tup
             for c in sorted({e.currency for e in evenings}, key=lambda c: (c != main, c))]
 
 
-def page(evenings: list[Played], filters: Filters, today: date, *, paid=(), pot_entries=(), pot_rule: int = 0,
+def page(evenings: list[Played], filters: Filters, today: date, *, paid=(), pot_entries=(), pot_rule: Rule = 0,
          money: bool = True, ranking: bool = True) -> SeasonPage:
     """Work out a circle's page: the standings of the evenings the filters keep (by name alone if `ranking` is
     hidden), their numbers and money chart; what is owed over every evening; the pot (`money`: False hides both)."""

@@ -8,8 +8,9 @@ from .hands import (add_hand, added_since, by_token, change_table, changed_by, c
                     import_table, last_change, last_hand, list_hands, rename_everywhere, renamed_by, save_hand, set_played_on,
                     table_version,
                     undo)
-from .circles import (circle_of, circle_tables, circle_tag, create_circle, get_circle, import_circle,  # noqa: F401
-                      join_circle, rename_circle, set_pot_rule, set_watch)
+from .circles import (circle_change, circle_of, circle_tables, circle_tag, create_circle, get_circle,  # noqa: F401
+                      import_circle, join_circle, last_circle_change, pot_rule_of, rename_circle, set_pot_rule,
+                      set_watch, undo_circle_change)
 from .tournaments import (add_entrant, close_round, create_tournament, cup_log, cup_table_infos,  # noqa: F401
                           cup_tables,
                           draw_next_round, entrants, get_tournament, hands_in, import_tournament, reopen_table,
@@ -19,6 +20,7 @@ from .lists import keep_list, kept_list  # noqa: F401
 from .links import CIRCLE, TABLE, TOURNAMENT, find_circle, find_tournament, find_link, new_scorer_link, share_links, share_links_of  # noqa: F401
 from .money import (mark_paid, paid_for_table, paid_in_circle, pot_add, pot_entries_of, pot_undo,  # noqa: F401
                     unmark_paid)
-from .schema import (CREATOR, SCORER, VIEWER, Access, Added, AlreadyPaid, Change, Circle, CupTable, Entrant,  # noqa: F401
+from .schema import (CREATOR, SCORER, VIEWER, Access, Added, AlreadyPaid, CantUndo, Change, Circle,  # noqa: F401
+                     CircleChange, CupTable, Entrant,
                      Full, Hand, InAnotherCircle, Moved, NameTaken, NotFound, Payment, PotEntry, PotShort, RoundClosed,
                      RoundFull, RoundOpen, Stale, TableInfo, Tournament, changes, hands, links, metadata, tables)

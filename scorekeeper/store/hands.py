@@ -19,7 +19,7 @@ from .db import engine, is_key, now, reading, writing
 from .links import add_links
 from .locks import lock_circle_tables
 from .schema import (Added, Change, Full, Hand, Moved, NotFound, RoundClosed, RoundFull, Stale, TableInfo, changes,
-                     hands, payments, pot_entries, table_info, tables, tournament_tables, tournaments)
+                     circle_changes, hands, payments, pot_entries, table_info, tables, tournament_tables, tournaments)
 
 # the statements a save and a poll run, built once (building one costs more than running it on SQLite)
 _TABLE_ID = bindparam("table_id")
@@ -511,7 +511,7 @@ def _set_table(conn, table_id: str, settings: dict, renames: dict, rename) -> No
 
 
 def rename_everywhere(plan: list, rename_of, token: str | None = None, circle_id: str | None = None,
-                      seen: dict[str, int] | None = None) -> bool:
+                      seen: dict[str, int] | None = None, kept: tuple[str, str, bool] | None = None) -> bool:
     """Rename a person at several tables at once (a circle's evenings): all or none, in one transaction.
 
     `plan`: [(table_id, players after, {old name: new name})]; `rename_of(table_id)` is that table's game's
@@ -523,7 +523,9 @@ def rename_everywhere(plan: list, rename_of, token: str | None = None, circle_id
     With `circle_id`, the circle's row and then its tables' are locked first (store/locks.py), and `seen` (each of
     the circle's tables and its version, as the plan was made from them) is checked under the lock: if another
     phone changed the circle's evenings since (a rename, a hand, a table joined), Moved is raised and nothing is
-    written; the caller plans again from what is there now.
+    written; the caller plans again from what is there now. With `kept` (the person's old name, the new one, and
+    whether they became one with another: a merge), the change is kept in circle_changes, with exactly the rows it
+    changed, for its Undo (store/circles.py undo_circle_change).
     """
     if not plan:
         return True
@@ -547,10 +549,22 @@ def rename_everywhere(plan: list, rename_of, token: str | None = None, circle_id
                 _rename_money(conn, payments.c.table_id == table_id, renames)
             if circle_id is not None:
                 every = {old: new for _t, _p, renames in plan for old, new in renames.items()}
+                olds = list(every)
+                paid = [[r.id, r.payer, r.payee] for r in conn.execute(
+                    select(payments.c.id, payments.c.payer, payments.c.payee).where(
+                        payments.c.circle_id == circle_id, payments.c.payer.in_(olds) | payments.c.payee.in_(olds)))]
+                pot = [[r.id, r.who] for r in conn.execute(select(pot_entries.c.id, pot_entries.c.who).where(
+                    pot_entries.c.circle_id == circle_id, pot_entries.c.who.in_(olds)))]
                 _rename_money(conn, payments.c.circle_id == circle_id, every)
                 conn.execute(update(pot_entries).where(pot_entries.c.circle_id == circle_id,
-                                                       pot_entries.c.who.in_(list(every)))
+                                                       pot_entries.c.who.in_(olds))
                              .values(who=_renamed(pot_entries.c.who, every)))
+                if kept is not None:
+                    rows = {"tables": {t: dict(renames) for t, _p, renames in plan}, "paid": paid, "pot": pot,
+                            "evenings": sorted(now_at)}
+                    conn.execute(insert(circle_changes).values(
+                        circle_id=circle_id, old=kept[0], new=kept[1], merged=bool(kept[2]), rows=rows,
+                        token=token if is_key(token) else None, undone=False, created_at=now()))
         return True
     except IntegrityError:
         if first is None:

@@ -160,6 +160,33 @@ pot_entries = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
+# the pot's rule as it changed (issue 36): from which day (NULL: from the start) each hand lost by whoever took it on
+# pays how much in; an evening counts under the rule in force on its day. None kept: circles.pot_per_lost_hand counts
+# every evening (as before there was this table)
+pot_rules = Table(
+    "pot_rules", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("circle_id", String(64), ForeignKey("circles.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("first_day", Date, nullable=True),
+    Column("per_lost_hand", Integer, nullable=False),  # minor units (0: no rule from that day)
+)
+
+# a rename or merge of a circle's person (issue 36), kept so that its Undo takes back exactly what it changed, in
+# every evening, as one change: `rows` names them ({"tables": {table_id: {old: new}}, "paid": [[id, payer, payee]],
+# "pot": [[id, who]], "evenings": [the circle's table ids then]}: the circle's lines and pot entries as they were)
+circle_changes = Table(
+    "circle_changes", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("circle_id", String(64), ForeignKey("circles.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("old", String(64), nullable=False),
+    Column("new", String(64), nullable=False),
+    Column("merged", Boolean, nullable=False),  # two people became one (the new name was already someone's)
+    Column("rows", JSON, nullable=False),
+    Column("token", String(64), nullable=True, unique=True),  # the rename form's token
+    Column("undone", Boolean, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
 hands = Table(
     "hands", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
@@ -316,6 +343,30 @@ class Circle:
 
     def shows_ranking(self) -> bool:
         return self.role == SCORER or self.watch_ranking
+
+
+@dataclass(frozen=True)
+class CircleChange:
+    """A rename or a merge of one of a circle's people: the names, the evenings it changed, whether it was undone."""
+
+    id: int
+    old: str
+    new: str
+    merged: bool
+    evenings: int
+    undone: bool
+    created_at: datetime
+    since: tuple[str, ...] = ()  # (once undone) the circle's evenings joined after it that have the new name
+
+
+class CantUndo(Exception):
+    """A circle's rename or merge that can't be undone (nothing was): `why` is "undone" (it already was), "later"
+    (a later rename comes first: `later` is it), "gone" (no such change), or "seated" (`table_id` has the old name
+    at its table again)."""
+
+    def __init__(self, why: str, later: CircleChange | None = None, table_id: str | None = None):
+        super().__init__(why)
+        self.why, self.later, self.table_id = why, later, table_id
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from flask_babel import gettext as _
+
 from .. import store
 from ..engine import season
+from ..engine.settle import BANK
 from . import scoreboard
+from .l10n import isolated, money
 
 
 class Evening(NamedTuple):
@@ -31,20 +35,45 @@ def owed(circle, played: list[Evening] | None = None, paid: list | None = None) 
     """What is still owed over the circle's season: {currency: Settlement}, the pot's rule included."""
     played = evenings(circle.id) if played is None else played
     paid = store.paid_in_circle(circle.id) if paid is None else paid
-    return dict(season.owed([e.played for e in played], paid, circle.pot_per_lost_hand))
+    return dict(season.owed([e.played for e in played], paid, store.pot_rule_of(circle.id)))
+
+
+TRIES = 3  # a line worked out again when the circle changed between finding it owed and marking it
 
 
 def mark_paid(circle, payer: str, payee: str, amount: int | None, currency: str, token: str | None,
               seen: int) -> None:
     """Mark a line of the season paid, from the circle's page or an evening's; store.AlreadyPaid if it isn't owed
-    now (marked on another phone, or the hands changed)."""
-    settlement = owed(circle).get(currency)
-    if settlement is None or (payer, payee, amount) not in {(t.payer, t.payee, t.amount)
-                                                            for t in settlement.transfers}:
-        raise store.AlreadyPaid()
-    store.mark_paid(payer, payee, amount, currency, circle_id=circle.id, token=token, seen=seen)
+    now (marked on another phone, the hands or the pot's rule changed). The line is found owed at the circle's tag,
+    and marked only if the tag is still that under the circle's lock: else it is worked out again."""
+    for _try in range(TRIES):
+        tag = store.circle_tag(circle.id)
+        settlement = owed(circle).get(currency)
+        if settlement is None or (payer, payee, amount) not in {(t.payer, t.payee, t.amount)
+                                                                for t in settlement.transfers}:
+            raise store.AlreadyPaid()
+        try:
+            store.mark_paid(payer, payee, amount, currency, circle_id=circle.id, token=token, seen=seen, tag=tag)
+            return
+        except store.Moved:
+            continue  # another phone changed the circle since: is the line still owed?
+    raise store.AlreadyPaid()
 
 
 def paid_to_pot(circle) -> dict[str, int]:
     """What the lines marked paid brought the pot, per currency (it holds that too: a withdrawal may take it)."""
     return season.paid_to_pot(store.paid_in_circle(circle.id))
+
+
+def taken_back(mark) -> str:
+    """Say what an Undo of a paid mark did (`mark`: the mark it took back, None: it was taken back already), in one
+    sentence: the line is owed again, on every page of the season (they are views of this ledger)."""
+    if mark is None:
+        return _("That mark was already taken back (on this phone or another): nothing changed.")
+    amount = money(mark.amount, mark.currency)
+    if mark.payee == BANK:  # the pot in words of its own (the case it takes differs from a name's)
+        return _("Taken back: %(payer)s owes the pot %(amount)s again.", payer=isolated(mark.payer), amount=amount)
+    if mark.payer == BANK:
+        return _("Taken back: the pot owes %(payee)s %(amount)s again.", payee=isolated(mark.payee), amount=amount)
+    return _("Taken back: %(payer)s owes %(payee)s %(amount)s again.", payer=isolated(mark.payer),
+             payee=isolated(mark.payee), amount=amount)

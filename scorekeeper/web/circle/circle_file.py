@@ -6,11 +6,11 @@ from flask_babel import gettext as _
 
 from ... import store
 from ...engine import season
-from ...engine.settle import COINS
+from ...engine.settle import BANK, COINS
 from .. import bounds
 from ..seating_check import name_problem, tidy
 from ..l10n import isolated
-from ..table_file import BadImport, parse, read_when, small_number, table_json
+from ..table_file import BadImport, parse, read_day, read_when, small_number, table_json
 
 FORMAT = "scorekeeper.circle"
 MAX_EVENINGS = 1000  # a weekly table for twenty years
@@ -27,6 +27,9 @@ def circle_json(circle) -> dict:
     return {"format": FORMAT, "format_version": 1, "name": circle.name, "created_at": circle.created_at.isoformat(),
             "watch": {"money": circle.watch_money, "ranking": circle.watch_ranking},
             "pot_per_lost_hand": circle.pot_per_lost_hand, "evenings": evenings,
+            # the rule as it changed (issue 36): each evening keeps the one in force on its day
+            "pot_rules": [[first.isoformat() if first else None, amount]
+                          for first, amount in store.pot_rule_of(circle.id)],
             "paid": [_paid(p) for p in store.paid_in_circle(circle.id) if p.table_id is None],
             "pot": [{"amount": e.amount, "currency": e.currency, "who": e.who, "note": e.note,
                      "at": e.created_at.isoformat()} for e in store.pot_entries_of(circle.id)]}
@@ -39,7 +42,7 @@ def _paid(p) -> dict:
 
 def parse_circle(data) -> tuple:
     """Check an exported circle; return (name, created_at, evenings, paid, pot, what its watch link shows: money,
-    ranking) as store.import_circle takes them,
+    ranking, the pot's rule and its changes) as store.import_circle takes them,
     or raise BadImport with a sentence naming the evening and the part."""
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("format_version") != 1:
         raise BadImport(_("This is not a circle exported from Scorekeeper."))
@@ -68,13 +71,29 @@ def parse_circle(data) -> tuple:
     rule = data.get("pot_per_lost_hand", 0)
     if not small_number(rule):
         raise BadImport(_("An amount in the file's paid lines or pot is not valid."))
+    rules = _pot_rules(data.get("pot_rules", [[None, rule]]))
     paid, pot = paid_lines(data.get("paid", [])), pot_lines(data.get("pot", []))
     # money is owed by and to the circle's people: a line or an entry naming someone else would be owed for ever
-    _played(everyone, [name for payer, payee, *_rest in paid for name in (payer, payee)],
+    # (or to and by the pot: a line of its rule, "Anna pays the pot", issue 36)
+    _played(everyone | {season.person(BANK)}, [name for payer, payee, *_rest in paid for name in (payer, payee)],
             _("The season's lines marked paid name %(name)s, who played none of the file's evenings."))
     _played(everyone, [who for _a, _c, who, _n, _w in pot if who is not None],
             _("The pot names %(name)s, who played none of the file's evenings."))
-    return name, created_at, evenings, paid, pot, watch.get("money", True), watch.get("ranking", True), rule
+    return name, created_at, evenings, paid, pot, watch.get("money", True), watch.get("ranking", True), rule, rules
+
+
+def _pot_rules(found) -> list[tuple]:
+    """The pot's rule as it changed, from the file: [(first day or None, minor units)], the undated one first."""
+    if not isinstance(found, list) or not 1 <= len(found) <= MAX_EVENINGS:
+        raise BadImport(_("An amount in the file's paid lines or pot is not valid."))
+    out = []
+    for item in found:
+        if not isinstance(item, list) or len(item) != 2 or not small_number(item[1]):
+            raise BadImport(_("An amount in the file's paid lines or pot is not valid."))
+        out.append((read_day(item[0]), item[1]))
+    if sum(first is None for first, _a in out) > 1 or len({first for first, _a in out}) != len(out):
+        raise BadImport(_("An amount in the file's paid lines or pot is not valid."))
+    return out
 
 
 def _people(table, hands) -> set[str]:

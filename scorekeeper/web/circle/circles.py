@@ -13,9 +13,10 @@ import json
 from dataclasses import replace
 from datetime import date, datetime, timezone
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, get_flashed_messages, redirect, render_template, request, url_for
 from flask_babel import format_date
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ... import store
 from ...engine import evening, season
@@ -84,7 +85,7 @@ def render_page(circle, template: str = "circle/page.html", status: int = 200, *
     paid = store.paid_in_circle(circle.id) if money_shown else []
     page = season.page([e.played for e in played], filters, datetime.now(timezone.utc).date(), paid=paid,
                        pot_entries=store.pot_entries_of(circle.id) if money_shown else (),
-                       pot_rule=circle.pot_per_lost_hand, money=money_shown, ranking=circle.shows_ranking())
+                       pot_rule=store.pot_rule_of(circle.id), money=money_shown, ranking=circle.shows_ranking())
     scorer = circle.role == store.SCORER
     texts = {}
     if page.owed:
@@ -102,8 +103,22 @@ def render_page(circle, template: str = "circle/page.html", status: int = 200, *
         paid=[p for p in paid if p.table_id is None],
         errors=extra.pop("errors", {}), pot_errors=extra.pop("pot_errors", {}),
         form=request.form if extra.get("keep_form") else {}, person=extra.get("person", ""),
-        name=extra.get("name", ""), added=request.args.get("added"), renamed=request.args.get("renamed"),
-        merged=request.args.get("merged") == "1", stale=request.args.get("stale") == "1"), status
+        name=extra.get("name", ""), added=request.args.get("added"), people_said=_people_said(circle),
+        last_change=store.last_circle_change(circle.id) if scorer else None, undo_error=extra.get("undo_error"),
+        stale=request.args.get("stale") == "1",
+        message=next(iter(get_flashed_messages(category_filter=["message"])), None),
+        rule_from=format_date(page.pot.rule_from, "medium") if page.pot and page.pot.rule_from else None), status
+
+
+def _people_said(circle) -> str | None:
+    """What the last rename, merge or Undo did, right after it (?renamed= or ?undone= in the address)."""
+    if request.args.get("undone"):
+        change = store.circle_change(circle.id, digits(request.args.get("undone")) or 0)
+        return change_said(circle, change) if change is not None and change.undone else None
+    if request.args.get("renamed"):
+        change = store.last_circle_change(circle.id)
+        return change_said(circle, change) if change is not None and change.new == request.args["renamed"] else None
+    return None
 
 
 def evening_rows(played: list[ledger.Evening], scorer: bool, most: int | None = None) -> list:
@@ -258,7 +273,7 @@ def rename_person(circle_id):
         try:
             store.rename_everywhere([(r.table_id, r.players, r.renames) for r in plan],
                                     {t.id: get_game(t.game).rename for t in tables}.get, request.form.get("token"),
-                                    circle.id, seen={t.id: t.version for t in tables})
+                                    circle.id, seen={t.id: t.version for t in tables}, kept=(old, new, merged))
         except store.Moved:
             continue  # another phone changed the circle's evenings since they were read: plan again
         return redirect(url_for("circles.show", circle_id=circle.id, renamed=new, merged=int(merged),
@@ -267,6 +282,59 @@ def rename_person(circle_id):
         errors = {"name": _("The circle's evenings were changed on another phone meanwhile: look at them and rename "
                             "again.")}
     return render_page(circle, errors=errors, person=old, name=new, status=400)
+
+
+@bp.post("/c/<circle_id>/people/undo")
+def undo_rename(circle_id):
+    """Take back a rename or a merge, in every evening it changed, as one change; or say why it can't be."""
+    circle = load_circle(circle_id)
+    tables = store.circle_tables(circle.id)
+    try:
+        change = store.undo_circle_change(circle.id, digits(request.form.get("change")) or 0,
+                                          {t.id: get_game(t.game).rename for t in tables}.get)
+    except store.CantUndo as e:
+        return render_page(circle, undo_error=_cant_undo(circle, e), status=409 if e.why != "gone" else 404)
+    return redirect(url_for("circles.show", circle_id=circle.id, undone=change.id, _anchor="people"), 303)
+
+
+def _cant_undo(circle, e: store.CantUndo) -> str:
+    """Say, in one sentence, why a rename or merge can't be taken back (and that nothing was)."""
+    if e.why == "undone":
+        return _("That change was already undone (on this phone or another): there is nothing more to undo.")
+    if e.why == "later":
+        return _("%(old)s was renamed %(new)s after it: undo that first (nothing was undone).",
+                 old=isolated(e.later.old), new=isolated(e.later.new))
+    if e.why == "seated":
+        where = next((t for t in store.circle_tables(circle.id) if t.id == e.table_id), None)
+        return _("The evening of %(date)s was changed after it and has the old name at its table again: nothing was "
+                 "undone. Rename there instead.", date=format_date(where.day, "medium") if where else "?")
+    return _("That change isn't one of this circle's.")
+
+
+def change_said(circle, change) -> str:
+    """Say what a rename or merge did, or what its Undo did (and which evenings joined after it keep the new name),
+    in one or two sentences."""
+    if not change.undone:
+        if change.merged:
+            return ngettext("%(old)s and %(new)s are now one: %(new)s, in %(num)d evening.",
+                            "%(old)s and %(new)s are now one: %(new)s, in %(num)d evenings.", change.evenings,
+                            old=isolated(change.old), new=isolated(change.new))
+        return ngettext("%(old)s is now %(new)s, in %(num)d evening.", "%(old)s is now %(new)s, in %(num)d evenings.",
+                        change.evenings, old=isolated(change.old), new=isolated(change.new))
+    done = (ngettext("Undone: %(old)s and %(new)s are two people again, in the %(num)d evening it changed.",
+                     "Undone: %(old)s and %(new)s are two people again, in the %(num)d evenings it changed.",
+                     change.evenings, old=isolated(change.old), new=isolated(change.new)) if change.merged else
+            ngettext("Undone: %(old)s is %(old)s again, in the %(num)d evening it changed.",
+                     "Undone: %(old)s is %(old)s again, in the %(num)d evenings it changed.",
+                     change.evenings, old=isolated(change.old)))
+    days = {t.id: format_date(t.day, "medium") for t in store.circle_tables(circle.id)}
+    later = [days[t] for t in change.since if t in days]
+    if not later:
+        return done
+    return done + " " + ngettext(
+        "The evening of %(dates)s, played after it, keeps %(new)s: if that was %(old)s, change it at that table.",
+        "The evenings of %(dates)s, played after it, keep %(new)s: if that was %(old)s, change it at those tables.",
+        len(later), dates=", ".join(later), new=isolated(change.new), old=isolated(change.old))
 
 
 def _rename_plan(circle, played: list, names: set, old: str, new: str) -> tuple[dict, list]:
@@ -315,8 +383,11 @@ def paid(circle_id):
 
 @bp.post("/c/<circle_id>/unpaid")
 def unpaid(circle_id):
-    """Take back a line marked paid."""
-    store.unmark_paid(digits(request.form.get("payment")) or 0, circle_id=circle_id)
+    """Take back a line marked paid, and say so (or that it already was)."""
+    payment = digits(request.form.get("payment")) or 0
+    shown = {p.id: p for p in store.paid_in_circle(circle_id)}
+    done = store.unmark_paid(payment, circle_id=circle_id)
+    flash(ledger.taken_back(shown.get(payment) if done else None), "message")
     return redirect(url_for("circles.show", circle_id=circle_id), 303)
 
 
@@ -377,7 +448,7 @@ def pot_rule(circle_id):
         amount = amount_minor(text) if text not in ("", "0") else 0
     except ValueError as e:
         return render_page(circle, pot_errors={"rule": str(e)}, keep_form=True, status=400)
-    store.set_pot_rule(circle.id, amount)
+    store.set_pot_rule(circle.id, amount, today())  # once lines were paid: from today on
     return redirect(url_for("circles.show", circle_id=circle.id, _anchor="pot"), 303)
 
 

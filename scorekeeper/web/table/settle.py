@@ -88,6 +88,10 @@ def unpaid(table_id):
     """Undo a mark: the line is owed again (for an evening of a circle, a line of its season too)."""
     table, _game = load(table_id)
     payment = digits(request.form.get("payment")) or 0
-    if not store.unmark_paid(payment, table_id=table.id) and season_of(table) is not None:
-        store.unmark_paid(payment, circle_id=table.circle_id)
+    in_season = season_of(table) is not None
+    shown = {p.id: p for p in (store.paid_in_circle(table.circle_id) if in_season else store.paid_for_table(table.id))}
+    done = store.unmark_paid(payment, table_id=table.id)
+    if not done and in_season:
+        done = store.unmark_paid(payment, circle_id=table.circle_id)
+    flash(ledger.taken_back(shown.get(payment) if done else None), "message")
     return redirect(url_for("settle.show", table_id=table.id), 303)
