@@ -242,3 +242,13 @@ def test_the_koenigrufen_counts_say_one_card_in_the_singular(client, lang):
     # the rules page counts a single card (7 ♠: 3 × 1 − 2 × 1 = 1 third, docs/rules.md §11) and warns of its pile
     text = text_of(page(client, "/rules/koenigrufen", query_string={"lang": lang}))
     assert "3 × 1 − 2 × 1 = 1" in text and not re.search(ONE_CARD_PLURAL[lang], text), lang
+
+
+def test_a_circles_pot_is_its_caisse_and_french_writes_no_median_dot():
+    """The circle's money box is "la caisse" / "die Kasse" on every page (the Undo of a paid line said "au pot", a
+    Triomphe word); French writes a neutral sentence, not "renommé·e"."""
+    for lang, wrong in (("fr", r"\bpot\b"), ("de", r"\bPot\b")):
+        said = [text for m in catalogue(lang) if m.id and any("circle" in f or "ledger" in f for f, _ in m.locations)
+                for text in (m.string if isinstance(m.string, tuple) else [m.string]) if re.search(wrong, text)]
+        assert not said, (lang, said)
+    assert not [m.string for m in catalogue("fr") if m.id and re.search(r"\w·\w", str(m.string))]  # "renommé·e"
