@@ -52,7 +52,7 @@ def test_a_pot_rule_changed_once_lines_were_paid_leaves_the_evenings_before_as_t
     # (taken back and marked again: the Undo says what is owed again, in French too)
     mark = re.search(r'name="payment" value="(\d+)"', client.get(circle).get_data(as_text=True)).group(1)
     r = client.post(circle + "/unpaid?lang=fr", data={"payment": mark}, follow_redirects=True)
-    assert "Annulé\u202f: Anna doit de nouveau 20 centimes au pot." in r.get_data(as_text=True)
+    assert "Annulé\u202f: Anna doit de nouveau 20 centimes à la caisse." in r.get_data(as_text=True)
     page = client.get(circle + "?lang=en").get_data(as_text=True)  # (back in English, the cookie says from now on)
     assert client.post(circle + "/paid", data=pot_form(page)).status_code == 303
     assert client.post(circle + "/pot/rule", data={"per_lost_hand": "0.30"}).status_code == 303

@@ -33,7 +33,7 @@ def test_the_french_tarot_rules_example_is_worked_in_the_readers_language(client
 # --- French typography (item 7): set by the code (web/l10n.py french), checked on every main page ---
 
 GAMES = ["troggu", "troccas", "french_tarot", "scarto", "mitigati", "swiss_tarot_1659", "triomphe_forcee",
-         "sicilian_tarocchi"]
+         "sicilian_tarocchi", "koenigrufen"]
 FRENCH_TAROT = {"players-0": "Anna", "players-1": "Ben", "players-2": "Cla", "players-3": "Élodie",
                 "first_dealer": "0", "stake": "0.10", "currency": "EUR"}
 
@@ -75,7 +75,7 @@ def evening_pages(client, lang: str) -> list[tuple[str, str]]:
 
 
 # a letter, digit or closing mark right before ; : ! ? that ends a clause (a time, 20:30, or a query, ?lang=, is no clause)
-TIGHT = re.compile(r"[\w)»][;:!?](?![\w/])")
+TIGHT = re.compile(r"[\w)»€%][;:!?](?![\w/])")
 
 
 def test_french_pages_set_a_narrow_space_before_double_punctuation_and_inside_guillemets(client):
@@ -152,9 +152,10 @@ def circle_of_french_tarot(client, lang):
 
 
 @pytest.mark.parametrize("lang, expected, wrong", [
-    ("it", "Garde: dichiarato 1 volta, vinto 0 volte", "1 dichiarati"),
+    # a count of announcements agrees whatever the contract's gender (la Garde, le Normal; la chiamata, il solo)
+    ("it", "Garde: 1 dichiarazione, 0 vinte", "dichiarato"),
     ("de", "Garde: 1-mal gespielt, 0-mal gewonnen", "gewonnen ."),
-    ("fr", "Garde\u202f: annoncé 1 fois, gagné 0 fois", "pris 1"),
+    ("fr", "Garde\u202f: 1 annonce, 0 réussie", "annoncé"),
     ("en", "Garde: taken 1 time, made 0 times", "made 0 ."),
 ])
 def test_a_circles_contracts_are_counted_in_the_languages_plurals(client, lang, expected, wrong):
@@ -182,3 +183,72 @@ def test_german_names_a_circle_stammtisch_not_runde(client):
 def test_italian_names_the_dealer_after_the_hands_number(client):
     url = opening.open_table(client, "troccas", {**opening.TROCCAS, "players-0": "Salvo"}, "it")
     assert "<small>Mazziere: Salvo</small>" in page(client, url)
+
+
+# --- the strict reading of every page (issue 41's review) ---
+
+def test_italian_says_ad_and_ed_before_a_name_with_the_same_vowel():
+    from scorekeeper.web.l10n import italian_entry
+    pays = italian_entry("%(loser)s paga a %(winner)s %(amount)s.")
+    assert pays % {"loser": "Ben", "winner": "Anna", "amount": "1 €"} == "Ben paga ad Anna 1 €."
+    assert pays % {"loser": "Anna", "winner": "Ben", "amount": "1 €"} == "Anna paga a Ben 1 €."
+    both = italian_entry("{a} e {b}")
+    assert both.format(a="Ben", b="Élodie") == "Ben ed Élodie" and both.format(a="Ben", b="Anna") == "Ben e Anna"
+    assert italian_entry("da 3 a {n}").format(n=8) == "da 3 a 8"
+
+
+def test_an_italian_page_pays_ad_anna(client):
+    # the Troggu rules page's example: each of the 4 opponents pays Anna, the Tappist (docs/rules.md §5)
+    text = html.unescape(page(client, "/rules/troggu", query_string={"lang": "it"}))
+    assert "paga ad Anna" in text and " a Anna" not in text
+
+
+@pytest.mark.parametrize("game", ["troggu", "troccas", "french_tarot", "scarto", "mitigati", "swiss_tarot_1659",
+                                  "sicilian_tarocchi", "triomphe_forcee", "koenigrufen"])
+def test_each_games_card_legend_explains_its_own_letters_in_the_readers_words(app, game):
+    """The legend under a rules page's suits names the letters the cards show (Troggu's K Kö R B, Troccas's
+    K Q C V), and in another language says no English word."""
+    from flask_babel import force_locale
+
+    from scorekeeper.engine.games import get_game
+    from scorekeeper.engine.naming import naming
+    from scorekeeper.web.l10n import say
+    n = naming(get_game(game))
+    legend = str(n.legend)
+    assert all(re.search(rf"(^|, ){re.escape(letter)} ", legend) for letter in n.courts.values()), legend
+    for lang in TRANSLATED:
+        with app.test_request_context(), force_locale(lang):
+            said = say(n.legend)
+        assert not re.search(r"\((?:king|queen|jack|knight|the horseman)\)", said), (lang, said)
+
+
+def test_a_french_sentence_joined_by_the_code_sets_the_narrow_space_before_each_semicolon(app):
+    """Mitigati's money in words joins one clause per player: "Anna reçoit 3,50 €; Ben paie …" lost the space
+    the catalogue's sentences get (a € before the ; escaped the page check's letter-or-digit)."""
+    from flask_babel import force_locale
+
+    from scorekeeper.web.said import money_sentence
+    with app.test_request_context(), force_locale("fr"):
+        said = money_sentence({"Anna": 350, "Ben": -150, "Cla": -200}, "EUR")  # three amounts: one clause each
+    assert said.count("\u202f;") == 2 and not re.search(r"[^\u202f];", said), said
+
+
+ONE_CARD_PLURAL = {"en": r"\b1 cards\b", "de": r"\b1 Karten\b", "fr": r"\b1 cartes\b", "it": r"\b1 carte\b",
+                   "rm": r"\b1 cartas\b"}
+
+
+@pytest.mark.parametrize("lang", ["en", *TRANSLATED])
+def test_the_koenigrufen_counts_say_one_card_in_the_singular(client, lang):
+    # the rules page counts a single card (7 ♠: 3 × 1 − 2 × 1 = 1 third, docs/rules.md §11) and warns of its pile
+    text = text_of(page(client, "/rules/koenigrufen", query_string={"lang": lang}))
+    assert "3 × 1 − 2 × 1 = 1" in text and not re.search(ONE_CARD_PLURAL[lang], text), lang
+
+
+def test_a_circles_pot_is_its_caisse_and_french_writes_no_median_dot():
+    """The circle's money box is "la caisse" / "die Kasse" on every page (the Undo of a paid line said "au pot", a
+    Triomphe word); French writes a neutral sentence, not "renommé·e"."""
+    for lang, wrong in (("fr", r"\bpot\b"), ("de", r"\bPot\b")):
+        said = [text for m in catalogue(lang) if m.id and any("circle" in f or "ledger" in f for f, _ in m.locations)
+                for text in (m.string if isinstance(m.string, tuple) else [m.string]) if re.search(wrong, text)]
+        assert not said, (lang, said)
+    assert not [m.string for m in catalogue("fr") if m.id and re.search(r"\w·\w", str(m.string))]  # "renommé·e"

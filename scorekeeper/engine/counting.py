@@ -116,8 +116,9 @@ def in_thirds(cards, values) -> Count:
     thirds = 3 * nominal - 2 * n
     points, blatt = divmod(thirds, 3)
     full, left = divmod(n, 3)
-    work = line("{n} cards: 3 × {nominal} − 2 × {n} = {thirds} thirds: {points} points and {blatt} Blatt",
-                n=n, nominal=nominal, thirds=thirds, points=points, blatt=blatt)
+    work = nline("{n} card: 3 × {nominal} − 2 × {n} = {thirds} thirds: {points} points and {blatt} Blatt",
+                 "{n} cards: 3 × {nominal} − 2 × {n} = {thirds} thirds: {points} points and {blatt} Blatt", "n",
+                 n=n, nominal=nominal, thirds=thirds, points=points, blatt=blatt)
     return Count(n, points, nominal, Groups(3, full, left, 1 if left else 0), work, blatt=blatt)
 
 

@@ -48,6 +48,7 @@ ITALIAN = Naming(
     suit_marks=ITALIAN_MARKS,
     courts={"K": "Re", "Q": "D", "C": "C", "J": "F"},
     court_names={"K": "Re", "Q": "Donna", "C": "Cavallo", "J": "Fante"},
+    legend=line("Re king, D queen (Donna), C knight (Cavallo), F jack (Fante)."),
 )
 
 def naming(game, rules: dict | None = None) -> Naming:

@@ -252,6 +252,35 @@ def french_entry(text: str) -> str:
     return Phrase(text) if _ELIDED_FIELD.search(text) or _ELIDED_NAMED.search(text) else text
 
 
+# "a {player}", "e {player}": Italian writes "ad Anna", "ed Elena" (the euphonic d before the same vowel)
+_EUPHONIC_FIELD = re.compile(r"\b([Aa]|[Ee]) \{(\w+)\}")
+_EUPHONIC_NAMED = re.compile(r"\b([Aa]|[Ee]) %\((\w+)\)s")
+
+
+def _euphonic(found, values) -> str:
+    value = str(values.get(found.group(2), "")) if hasattr(values, "get") else ""
+    same = {"a": "aAàÀ", "e": "eEéÉèÈ"}[found.group(1).lower()]
+    return found.group(1) + "d" + found.group(0)[1:] if value[:1] and value[0] in same else found.group(0)
+
+
+class ItalianPhrase(str):
+    """An Italian sentence with a name after "a" or "e": filled by str.format or %, it says "ad" and "ed" before
+    the same vowel ("paga a {player}" with Anna: "paga ad Anna"; with Ben: "paga a Ben")."""
+
+    __slots__ = ()
+
+    def format(self, *args, **values) -> str:
+        return str.format(_EUPHONIC_FIELD.sub(lambda m: _euphonic(m, values), self), *args, **values)
+
+    def __mod__(self, values):
+        return str.__mod__(_EUPHONIC_NAMED.sub(lambda m: _euphonic(m, values), self), values)
+
+
+def italian_entry(text: str) -> str:
+    """An Italian catalogue entry as it is shown: an ItalianPhrase where a name may follow "a" or "e"."""
+    return ItalianPhrase(text) if _EUPHONIC_FIELD.search(text) or _EUPHONIC_NAMED.search(text) else text
+
+
 class Typeset(Domain):
     """Flask-Babel's catalogues, the French one typeset once as it is loaded (every gettext, the templates', the
     engine's sentences and the offline words, reads it)."""
@@ -259,8 +288,9 @@ class Typeset(Domain):
     def get_translations(self):
         found = super().get_translations()
         if getattr(found, "typeset", None) is None:
-            if str(get_locale()) == "fr":
-                found._catalog = {k: french_entry(v) if k and isinstance(v, str) else v
+            entry = {"fr": french_entry, "it": italian_entry}.get(str(get_locale()))
+            if entry is not None:
+                found._catalog = {k: entry(v) if k and isinstance(v, str) else v
                                   for k, v in found._catalog.items()}
             found.typeset = True
         return found

@@ -75,7 +75,12 @@ def money_sentence(payouts: dict, currency: str) -> str:
                  losers=_and(losers), lost=money(-payouts[losers[0]], currency))
     parts = [_("%(player)s gets %(amount)s", player=isolated(p), amount=money(payouts[p], currency)) for p in winners]
     parts += [_("%(player)s pays %(amount)s", player=isolated(p), amount=money(-payouts[p], currency)) for p in losers]
-    return "; ".join(parts) + "."
+    return clauses(parts) + "."
+
+
+def clauses(parts: list[str]) -> str:
+    """Join clauses with semicolons as the reader's language sets them (French: a narrow space before each)."""
+    return " ".join([_("%(clause)s;", clause=part) for part in parts[:-1]] + parts[-1:])
 
 
 def _and(names: list[str]) -> str:
@@ -97,7 +102,7 @@ def preview(table, facts: dict) -> dict:
 
 def table_changes(b, row=None) -> str:
     """Say a row's changes of the table (or the evening's pending ones), joined: the templates' `changes_said`."""
-    return "; ".join(changes(row.changes if row is not None else b.pending, b.game, b.setup.currency))
+    return clauses(changes(row.changes if row is not None else b.pending, b.game, b.setup.currency))
 
 
 

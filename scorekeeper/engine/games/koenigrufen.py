@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import cards as C
 from ..errors import BadHand, BadRequest, DuplicateCard, ScoreError
 from ..naming import ITALIAN_MARKS, Naming, card_name
-from ..text import N_, line, signed
+from ..text import N_, line, nline, signed
 from ..entry import ALONE, Count, Entry, EntryError, Group, Number, PerSeat, Pick, Ticks, pile_or_rest, seats
 from ..game import (PLAYERS, Counting, Example, Game, Option, Result, check_players, count_pile, hand_fields, one_of,
                     renamed, seat)
@@ -68,7 +68,8 @@ NAMING = Naming(
     courts={"K": "K", "Q": "D", "C": "R", "J": "B"},
     court_names={"K": "König", "Q": "Dame", "C": "Reiter", "J": "Bube"},
     legend=line("K the König, D the Dame (queen), R the Reiter (cavall), B the Bube (jack)."),
-    honours=line("The Trull ({names})"),
+    honours=line("The Trull without the Sküs ({names})"),  # the Sküs is a class of its own
+    class_words={"cavaliers": line("Reiter (the cavaliers)")},  # §11: Austrians say Reiter, not Ritter
 )
 
 OPTIONS = {
@@ -122,8 +123,9 @@ def possible_sizes(contract: str, in_talon: bool = False) -> tuple[int, int]:
 def pile_warnings(cards, rules):
     """Warn of a pile no deal gives: a side holds tricks of 4, plus 3 or 6 cards of the talon (§11)."""
     if len(cards) % 4 == 1:
-        return [line("No deal gives a pile of {n} cards: a side holds tricks of 4 cards, plus 3 or 6 of the talon.",
-                     n=len(cards))]
+        return [nline("No deal gives a pile of {n} card: a side holds tricks of 4 cards, plus 3 or 6 of the talon.",
+                      "No deal gives a pile of {n} cards: a side holds tricks of 4 cards, plus 3 or 6 of the talon.",
+                      "n", n=len(cards))]
     return []
 
 

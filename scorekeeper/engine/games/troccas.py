@@ -28,6 +28,7 @@ NAMING = Naming(
     suits={"SW": line("Swords"), "BA": line("Sticks"), "CU": line("Cups"), "CO": line("Roses")},
     suit_marks=ITALIAN_MARKS,
     courts={"K": "K", "Q": "Q", "C": "C", "J": "V"},  # troccas-wikipedia.txt ranks "K, Q, C, V"
+    legend=line("K king, Q queen, C cavalier (the horseman), V valet (the jack)."),  # V, not the default's J
 )
 
 OPTIONS = {

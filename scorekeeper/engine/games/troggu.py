@@ -33,6 +33,7 @@ NAMING = Naming(
     suit_marks=ITALIAN_MARKS,
     courts={"K": "K", "Q": "Kö", "C": "R", "J": "B"},
     court_names={"K": "König", "Q": "Königin", "C": "Ritter", "J": "Bube"},
+    legend=line("K König (king), Kö Königin (queen), R Ritter (knight), B Bube (jack)."),  # its own letters
 )
 
 OPTIONS = {

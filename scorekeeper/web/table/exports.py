@@ -46,7 +46,7 @@ def csv_file(table_id):
         sheet.row([r.index, as_text(r.dealer), as_text(say(r.summary) if r.summary else "")]
                   + [sheet.number(r.scores[p]) if p in r.scores else "" for p in players]
                   + [sheet.money(r.payouts[p]) if p in r.payouts else "" for p in players]
-                  + [as_text("; ".join(said.changes(r.changes, b.game, table.currency)))])
+                  + [as_text(said.clauses(said.changes(r.changes, b.game, table.currency)))])
     sheet.row([as_text(_("Total")), "", ""] + [sheet.number(b.units[p]) for p in players]
               + [sheet.money(b.money[p]) for p in players])
     return sheet.answer(file_name(_(b.game.name), table.day.isoformat(), suffix=".csv"))
