@@ -153,10 +153,16 @@ def role() -> str:
     return g.get("role", store.CREATOR)
 
 
+def pasted_key(text: str | None) -> str:
+    """Return the key of a link pasted or passed in: a whole address (its last part, without query or fragment) or
+    the key alone."""
+    return (text or "").strip().rstrip("/").rsplit("/", 1)[-1].split("?", 1)[0].split("#", 1)[0]
+
+
 def table_may_change(key: str):
     """Return the store's Access for a table's link pasted or passed in (a whole address or the key alone), if
     that link may change the table (a scorer's or its creator's, still working), else None."""
-    key = (key or "").strip().rstrip("/").rsplit("/", 1)[-1].split("?", 1)[0].split("#", 1)[0]
+    key = pasted_key(key)
     access = store.find_link(key) if key else None
     return access if access is not None and access.active and access.role != store.VIEWER else None
 

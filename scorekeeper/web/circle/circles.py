@@ -25,7 +25,7 @@ from ...engine.season_cup import MOST_PLACES, SEASON_RULES, season_ranking
 from ...engine.games import get_game
 from ...engine.settle import BANK, COINS
 from .. import ledger, said, scoreboard
-from ..access import load_circle, polled, refuse, table_may_change, viewer_ok
+from ..access import load_circle, pasted_key, polled, refuse, table_may_change, viewer_ok
 from ..bounds import invisible
 from ..chart import season_chart
 from ..cup_results import standings_of
@@ -223,7 +223,7 @@ def add_table(circle_id):
 def add_cup(circle_id):
     """Count a cup night in the circle's season, by its director's link."""
     circle = load_circle(circle_id)
-    key = (request.form.get("cup") or "").strip().rstrip("/").rsplit("/", 1)[-1].split("?", 1)[0].split("#", 1)[0]
+    key = pasted_key(request.form.get("cup"))
     cup = store.find_tournament(key) if key else None
     if cup is None or not cup.active or cup.role != store.SCORER:
         message = _("That isn't a cup's director's link: paste the address of the cup's page you direct it from.")
