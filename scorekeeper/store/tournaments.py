@@ -108,14 +108,7 @@ def add_entrant(tournament_id: str, name: str) -> int:
 
 def set_playing(tournament_id: str, number: int, active: bool) -> None:
     """A player drops out (or comes back): from the next round drawn; the number stays theirs."""
-    with writing() as conn:
-        lock_tournament(conn, tournament_id)
-        done = conn.execute(update(tournament_players).where(tournament_players.c.tournament_id == tournament_id,
-                                                             tournament_players.c.number == number)
-                            .values(active=active))
-        if done.rowcount == 0:
-            raise NotFound(number)
-        _bump(conn, tournament_id)
+    _set_player(tournament_id, number, active=active)
 
 
 def cup_tables(tournament_id: str, conn=None) -> list[CupTable]:
@@ -223,11 +216,16 @@ def draw_next_round(tournament_id: str) -> int:
 def set_fixed_table(tournament_id: str, number: int, table: int | None) -> None:
     """Give a player a fixed table (mobility: the next draws seat them at that table's number), or None: anywhere.
     Changes the next round drawn only."""
+    _set_player(tournament_id, number, fixed_table=table)
+
+
+def _set_player(tournament_id: str, number: int, **values) -> None:
+    """Change a player of the cup under its lock (NotFound if the number is none of its players)."""
     with writing() as conn:
         lock_tournament(conn, tournament_id)
         done = conn.execute(update(tournament_players).where(tournament_players.c.tournament_id == tournament_id,
                                                              tournament_players.c.number == number)
-                            .values(fixed_table=table))
+                            .values(**values))
         if done.rowcount == 0:
             raise NotFound(number)
         _bump(conn, tournament_id)
