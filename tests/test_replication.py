@@ -122,7 +122,9 @@ def test_a_postgresql_ledger_streamed_by_pg_receivewal_is_restored_after_the_dis
                 written = conn.execute("SELECT pg_current_wal_lsn()").fetchone()[0]
                 deadline = time.monotonic() + 120
                 # the receiver has flushed the first hands to its disk (--synchronous: flush_lsn is on disk there)
-                while not conn.execute("SELECT flush_lsn >= %s::pg_lsn FROM pg_stat_replication", (written,)).fetchone()[0]:
+                # (no row while the receiver is between connections: not flushed yet)
+                flushed = "SELECT coalesce(bool_or(flush_lsn >= %s::pg_lsn), false) FROM pg_stat_replication"
+                while not conn.execute(flushed, (written,)).fetchone()[0]:
                     assert receiving.poll() is None, "pg_receivewal stopped"
                     assert time.monotonic() < deadline, "the receiver never flushed the first hands"
                     time.sleep(0.1)  # polling the receiver's state
