@@ -189,7 +189,7 @@ def test_the_tables_rule_puts_each_lost_hand_of_whoever_took_it_on_into_the_pot(
     assert client.post(circle + "/pot/rule", data={"per_lost_hand": "0.20"}).status_code == 303
     page = html.unescape(client.get(circle).get_data(as_text=True))
     assert "The pot is empty." in page and "Anna: 1 hand lost, 20 Rappen" in page  # owed, not yet paid
-    owed = ["Anna pays Ben 40 Rappen", "Anna pays the pot 20 Rappen"]
+    owed = ["Anna pays Ben 40 Rappen", "Anna pays into the pot 20 Rappen"]
     assert owed_lines(page) == owed and owed_lines(client.get(url + "/settle").get_data(as_text=True)) == owed
     evening = client.get(url + "/settle").get_data(as_text=True)  # marked paid on the evening's page
     form = next(f for f in re.findall(r'<form[^>]*class="mark-paid"[^>]*>(.*?)</form>', evening, re.S)
