@@ -104,3 +104,51 @@ def test_a_cup_counts_in_one_circle_and_a_bad_rule_is_refused_at_its_field(app, 
             assert f'value="{data["places"]}"' in r.get_data(as_text=True)  # the input kept
     with app.app_context():
         assert store.season_rule(store.find_circle(first.rsplit("/", 1)[-1]).id).rule == "sum"  # nothing stored
+
+
+def test_the_circles_poll_brings_its_cup_ranking_when_a_cup_of_the_circle_changes(app, client):
+    """The circle's poll (web/scoreboard.py's protocol) answers 304 while nothing it shows changed, and the season of
+    cups anew once a hand is saved at a cup table of the circle, a round is closed, a table opened for a correction
+    or the rule changed (store.circle_page_tag)."""
+    circle = new_circle(client)
+    key = circle.rsplit("/", 1)[-1]
+    r = client.post("/cups/new", data={**CUP, "rounds": "1", "circle": key})
+    url = r.headers["Location"]
+    client.post(url + "/draw")
+    placed = tables_of(app, cup_of(app, url), 1)
+    page = client.get(circle).get_data(as_text=True)
+    live = re.search(r'<div id="live" class="live" hx-get="([^"]+)"[^>]*data-etag=\'([^\']+)\'', page)
+    poll, tag = live.group(1).replace("&amp;", "&"), live.group(2)
+    assert client.get(poll, headers={"If-None-Match": tag}).status_code == 304
+
+    def changed(before: str) -> tuple[str, str]:
+        """The poll's answer after a change: 200, the season of cups and the new tag in it; then 304 at that tag."""
+        r = client.get(poll, headers={"If-None-Match": before})
+        body = r.get_data(as_text=True)
+        assert r.status_code == 200 and '<div id="season-cup-board">' in body
+        assert '<input name="places"' not in body and '<input name="cup"' not in body  # the forms stay as typed
+        assert r.headers["ETag"] != before and client.get(poll, headers={"If-None-Match": r.headers["ETag"]}
+                                                          ).status_code == 304
+        return r.headers["ETag"], body
+
+    with app.app_context():
+        names = {e.number: e.name for e in store.entrants(cup_of(app, url).id)}
+    first = names[placed[0].seats[0]]
+    troccas_hand(app, placed[0], 40)  # the first seat's team: 40 − 36 = +4 each (docs/rules.md §1)
+    tag, body = changed(tag)
+    assert re.search(r'<tr data-name="%s">.*?<td class="n total"[^>]*>\+4</td>' % re.escape(first), body, re.S)
+    troccas_hand(app, placed[1], 46)
+    tag, _body = changed(tag)
+    assert client.post(url + "/close", data={"round": "1"}).status_code == 303  # the cup's version moves on
+    tag, _body = changed(tag)
+    assert client.post(url + "/corrections", data={"round": "1", "number": "1", "open": "1"}).status_code == 303
+    tag, _body = changed(tag)
+    assert client.post(circle + "/cup-rule", data={"rule": "places", "places": "25, 20"}).status_code == 303
+    tag, body = changed(tag)
+    # cup points by place: table 2's winners (+10) share place 1 (25 each), table 1's (+4) are 3rd: past the table, 0
+    assert re.search(r'<tr data-name="%s">.*?<td class="n total"[^>]*>0</td>' % re.escape(first), body, re.S)
+    # a cup of another circle, or of none, moves nothing here
+    other = client.post("/cups/new", data=CUP).headers["Location"]
+    client.post(other + "/draw")
+    troccas_hand(app, tables_of(app, cup_of(app, other), 1)[0], 40)
+    assert client.get(poll, headers={"If-None-Match": tag}).status_code == 304

@@ -206,6 +206,16 @@ def tag_in(conn, circle_id: str) -> str:
     """Name what a circle's page shows as it is now, in one read: its tables and their versions (every hand, change
     and rename moves a table's version), its paid marks and its pot (each mark and entry, made or taken back, and
     its rule), read in the caller's transaction."""
+    return tag_text(conn.execute(select(*tag_parts(circle_id))).first())
+
+
+def tag_text(numbers) -> str:
+    """A circle's tag from tag_parts' numbers as read."""
+    return "c" + ".".join(str(int(v or 0)) for v in numbers)
+
+
+def tag_parts(circle_id: str) -> list:
+    """tag_in's numbers as scalar subqueries, for one select (season_cups.circle_page_tag adds the cups' to them)."""
     mine = select(tables.c.id).where(tables.c.circle_id == circle_id)
     marks = (payments.c.circle_id == circle_id) | payments.c.table_id.in_(mine)
     counts = (
@@ -220,8 +230,7 @@ def tag_in(conn, circle_id: str) -> str:
         select(func.count()).select_from(pot_rules).where(pot_rules.c.circle_id == circle_id),
         select(func.coalesce(func.max(pot_rules.c.id), 0)).where(pot_rules.c.circle_id == circle_id),
     )
-    row = conn.execute(select(*(c.scalar_subquery() for c in counts))).first()
-    return "c" + ".".join(str(int(v or 0)) for v in row)
+    return [c.scalar_subquery() for c in counts]
 
 
 def import_circle(name: str, created_at, evenings: list, paid: list, pot: list, watch_money: bool = True,

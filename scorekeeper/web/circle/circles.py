@@ -78,7 +78,7 @@ def filters_asked(args) -> tuple[season.Filters, dict]:
 
 def render_page(circle, template: str = "circle/page.html", status: int = 200, **extra):
     """Render the circle's page (or its board alone, for the poll) as season.page works it out."""
-    tag = store.circle_tag(circle.id)  # read before the evenings: a change meanwhile is a newer tag, polled again
+    tag = store.circle_page_tag(circle.id)  # read before the evenings: a change meanwhile is a newer tag, polled again
     played = ledger.evenings(circle.id)
     filters, date_errors = filters_asked(request.args)
     if filters.game not in {e.played.game for e in played}:
@@ -188,7 +188,7 @@ def live(circle_id):
     """Answer the circle's poll as a table's is answered (web/scoreboard.py): 304 while its tag is the one the
     phone shows, else the board's regions and the poll with its new tag."""
     circle = load_circle(circle_id)
-    return scoreboard.answer_poll(store.circle_tag(circle.id),
+    return scoreboard.answer_poll(store.circle_page_tag(circle.id),
                                   lambda: render_page(circle, template="circle/_poll.html")[0])
 
 
