@@ -2,6 +2,7 @@
 link, ranked over the season by the circle's rule (the sum, the best N cups, cup points by place), with the bad
 input of each form (one sentence at the field, the input kept)."""
 import re
+from datetime import date
 
 from scorekeeper import store
 from tests.test_cups_web import CUP, cup_of, tables_of, text, troccas_hand
@@ -152,3 +153,27 @@ def test_the_circles_poll_brings_its_cup_ranking_when_a_cup_of_the_circle_change
     client.post(other + "/draw")
     troccas_hand(app, tables_of(app, cup_of(app, other), 1)[0], 40)
     assert client.get(poll, headers={"If-None-Match": tag}).status_code == 304
+
+
+def test_the_circles_page_tag_reads_its_cups_on_both_databases(db_app):
+    """store.circle_page_tag: the circle's own tag (circles.tag_in, which the money's marks compare) while it has no
+    cup and no rule; then one more part, moved by a hand at a cup table, a round drawn and the rule's places."""
+    circle_id = store.find_circle(store.create_circle("Krone")).id
+    own = store.circle_tag(circle_id)
+    assert store.circle_page_tag(circle_id) == own
+    cup = store.find_tournament(store.create_tournament("Dorfcup", date(2026, 11, 28),
+                                                        "troccas", {}, 1, 1, 5, CUP["players"].split("\n"),
+                                                        circle_id=circle_id))
+    tags = [store.circle_page_tag(circle_id)]
+    store.draw_next_round(cup.id)
+    tags.append(store.circle_page_tag(circle_id))
+    seated = list(store.get_table(store.cup_tables(cup.id)[0].table_id).players)
+    store.add_hand(store.cup_tables(cup.id)[0].table_id, {"teams": [[seated[0], seated[2]], [seated[1], seated[3]]],
+                                                           "side": seated[0], "points": 40})
+    tags.append(store.circle_page_tag(circle_id))
+    store.set_season_rule(circle_id, "places", 0, (25, 20))
+    tags.append(store.circle_page_tag(circle_id))
+    store.set_season_rule(circle_id, "places", 0, (25, 21))
+    tags.append(store.circle_page_tag(circle_id))
+    assert len(set(tags)) == len(tags) and all(t.startswith(own + "-k") for t in tags)
+    assert store.circle_tag(circle_id) == own  # no evening's money moved
