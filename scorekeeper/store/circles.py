@@ -15,8 +15,9 @@ from .db import engine, now, writing
 from .hands import _bump, _log, _rename_money, _set_table, insert_table
 from .links import CIRCLE, add_links
 from .locks import lock_circle, lock_circle_tables, lock_table
-from .schema import (SCORER, VIEWER, CantUndo, Circle, CircleChange, InAnotherCircle, NotFound, circle_changes, circles,
-                     payments, pot_entries, pot_rules, table_info, tables)
+from .tournaments import insert_tournament
+from .schema import (SCORER, VIEWER, CantUndo, Circle, CircleChange, InAnotherCircle, NotFound, circle_changes,
+                     circle_cup_rules, circles, payments, pot_entries, pot_rules, table_info, tables)
 from .schema import pot_rules as pot_rules_table
 
 
@@ -234,12 +235,15 @@ def tag_parts(circle_id: str) -> list:
 
 
 def import_circle(name: str, created_at, evenings: list, paid: list, pot: list, watch_money: bool = True,
-                  watch_ranking: bool = True, pot_per_lost_hand: int = 0, pot_rules: list | None = None) -> str:
+                  watch_ranking: bool = True, pot_per_lost_hand: int = 0, pot_rules: list | None = None,
+                  cups: list | None = None, season_rule: tuple | None = None) -> str:
     """Store a whole circle (from its export) under new addresses, all or nothing; return its scorer key.
 
     `evenings`: [(TableInfo, [Hand], [paid line])]; a paid line is (payer, payee, amount, currency, when);
     `paid`: the season's own paid lines; `pot`: [(amount, currency, who, note, when)]; `pot_rules`: the pot's rule
-    as it changed, [(first day or None, minor units)] (None: pot_per_lost_hand counts every evening).
+    as it changed, [(first day or None, minor units)] (None: pot_per_lost_hand counts every evening); `cups`: its
+    season's cups, each as tournaments.insert_tournament takes it (a cup's import), each under new links;
+    `season_rule`: how they add up, (rule, n, places), or None: the sum.
     """
     circle_id = secrets.token_urlsafe(16)
     with writing() as conn:
@@ -261,4 +265,9 @@ def import_circle(name: str, created_at, evenings: list, paid: list, pot: list, 
         if pot_rules:
             conn.execute(insert(pot_rules_table), [dict(circle_id=circle_id, first_day=first, per_lost_hand=amount)
                                                    for first, amount in pot_rules])
+        for cup in cups or ():
+            insert_tournament(conn, **cup, circle_id=circle_id)
+        if season_rule is not None:
+            rule, n, places = season_rule
+            conn.execute(insert(circle_cup_rules).values(circle_id=circle_id, rule=rule, n=n, places=list(places)))
         return add_links(conn, circle_id, CIRCLE)[SCORER]

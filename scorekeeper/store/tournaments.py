@@ -46,32 +46,40 @@ def create_tournament(name: str, held_on: date, game: str, rules: dict, rounds: 
         return add_links(conn, tournament_id, TOURNAMENT)[SCORER]
 
 
-def import_tournament(name: str, held_on: date, game: str, rules: dict, rounds: int, games_per_round: int, seed: int,
-                      closed_rounds: int, created_at, ranking: str, ranking_n: int, rate: int, currency: str, pot: str,
-                      players: list[tuple], tables: list[tuple], log: list[tuple], watch_money: bool = True) -> str:
+def import_tournament(**cup) -> str:
     """Store a whole cup (from its export, checked by web/cup/cup_file.py) under new addresses, all or nothing;
-    return its director's key. `players`: [(number, name, active, fixed table)]; `tables`: [(round, number, seats,
-    reopened, games, TableInfo, [Hand])]; `log`: [(kind, round, number, when)]."""
-    tournament_id = secrets.token_urlsafe(16)
+    return its director's key (insert_tournament says what it takes)."""
     with writing() as conn:
-        conn.execute(insert(tournaments).values(id=tournament_id, name=name, held_on=held_on, game=game, rules=rules,
-                                                rounds=rounds, games_per_round=games_per_round, seed=seed,
-                                                closed_rounds=closed_rounds, version=0, created_at=created_at,
-                                                ranking=ranking, ranking_n=ranking_n, rate=rate, currency=currency,
-                                                pot=pot, watch_money=watch_money))
-        if players:
-            conn.execute(insert(tournament_players), [dict(tournament_id=tournament_id, number=n, name=who,
-                                                           active=active, fixed_table=fixed, created_at=created_at)
-                                                      for n, who, active, fixed in players])
-        for round_no, number, seats, reopened, games, table, hand_list in tables:
-            table_id = insert_table(conn, table, hand_list)
-            conn.execute(insert(tournament_tables).values(tournament_id=tournament_id, round=round_no, number=number,
-                                                          table_id=table_id, seats=list(seats), reopened=reopened,
-                                                          games=games))
-        if log:
-            conn.execute(insert(tournament_log), [dict(tournament_id=tournament_id, kind=kind, round=r, number=n,
-                                                       created_at=when) for kind, r, n, when in log])
-        return add_links(conn, tournament_id, TOURNAMENT)[SCORER]
+        return insert_tournament(conn, **cup)
+
+
+def insert_tournament(conn, name: str, held_on: date, game: str, rules: dict, rounds: int, games_per_round: int,
+                      seed: int, closed_rounds: int, created_at, ranking: str, ranking_n: int, rate: int,
+                      currency: str, pot: str, players: list[tuple], tables: list[tuple], log: list[tuple],
+                      watch_money: bool = True, circle_id: str | None = None) -> str:
+    """Insert a whole cup in the caller's transaction (a cup's import, or a circle's with its cups); return its
+    director's key. `players`: [(number, name, active, fixed table)]; `tables`: [(round, number, seats, reopened,
+    games, TableInfo, [Hand])]; `log`: [(kind, round, number, when)]; `circle_id`: the circle whose season it
+    counts in."""
+    tournament_id = secrets.token_urlsafe(16)
+    conn.execute(insert(tournaments).values(id=tournament_id, name=name, held_on=held_on, game=game, rules=rules,
+                                            rounds=rounds, games_per_round=games_per_round, seed=seed,
+                                            closed_rounds=closed_rounds, version=0, created_at=created_at,
+                                            ranking=ranking, ranking_n=ranking_n, rate=rate, currency=currency,
+                                            pot=pot, watch_money=watch_money, circle_id=circle_id))
+    if players:
+        conn.execute(insert(tournament_players), [dict(tournament_id=tournament_id, number=n, name=who,
+                                                       active=active, fixed_table=fixed, created_at=created_at)
+                                                  for n, who, active, fixed in players])
+    for round_no, number, seats, reopened, games, table, hand_list in tables:
+        table_id = insert_table(conn, table, hand_list)
+        conn.execute(insert(tournament_tables).values(tournament_id=tournament_id, round=round_no, number=number,
+                                                      table_id=table_id, seats=list(seats), reopened=reopened,
+                                                      games=games))
+    if log:
+        conn.execute(insert(tournament_log), [dict(tournament_id=tournament_id, kind=kind, round=r, number=n,
+                                                   created_at=when) for kind, r, n, when in log])
+    return add_links(conn, tournament_id, TOURNAMENT)[SCORER]
 
 
 def get_tournament(tournament_id: str, role: str = VIEWER) -> Tournament:

@@ -17,6 +17,9 @@ from ..table_file import BadImport, parse, read_when, small_number, table_json
 
 FORMAT = "scorekeeper.cup"
 CURRENCIES = ("CHF", "EUR")
+MAX_PLAYERS = 400  # a cup's bounds, its form's and its file's (a circle's file holds its cups' too)
+MAX_ROUNDS = 12
+MAX_GAMES = 60
 
 
 def cup_json(cup) -> dict:
@@ -40,7 +43,8 @@ def cup_json(cup) -> dict:
                     for kind, r, n, at in reversed(store.cup_log(cup.id))]}
 
 
-def parse_cup(data, most_rounds: int, most_games: int, most_players: int) -> dict:
+def parse_cup(data, most_rounds: int = MAX_ROUNDS, most_games: int = MAX_GAMES,
+              most_players: int = MAX_PLAYERS) -> dict:
     """Check an exported cup; return what store.import_tournament takes, or raise BadImport with one sentence
     naming the part (the round and table, the player)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("format_version") != 1:

@@ -37,13 +37,11 @@ from ..spreadsheet import Sheet, as_text
 from ..table_file import BadImport, read_upload
 from ..table_form import CURRENCIES, rule_value, rules_form
 from . import cup_file
+from .cup_file import MAX_GAMES, MAX_PLAYERS, MAX_ROUNDS
 
 bp = Blueprint("cups", __name__)
 
 MAX_NAME = 80
-MAX_PLAYERS = 400
-MAX_ROUNDS = 12
-MAX_GAMES = 60
 
 
 def _form_problems(form) -> tuple[dict, dict]:
