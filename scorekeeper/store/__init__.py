@@ -14,7 +14,8 @@ from .circles import (circle_change, circle_of, circle_tables, circle_tag, creat
 from .tournaments import (add_entrant, close_round, create_tournament, cup_log, cup_table_infos,  # noqa: F401
                           cup_tables,
                           draw_next_round, entrants, get_tournament, hands_in, import_tournament, reopen_table,
-                          set_cup_watch, set_fixed_table, set_playing, tournament_of_table, tournament_tag)
+                          set_cup_watch, set_fixed_table, set_playing, set_round_clock, tournament_of_table,
+                          tournament_tag)
 from .tournaments import STAKE as CUP_STAKE  # noqa: F401
 from .season_cups import circle_cups, circle_page_tag, join_cup, season_rule, set_season_rule  # noqa: F401
 from .lists import keep_list, kept_list  # noqa: F401

@@ -12,6 +12,7 @@ from ...engine.errors import ScoreError
 from ...engine.games import all_games, resolve_rules
 from ..bounds import invisible
 from ..parse import evening_day, today
+from ..round_clock import MOST_MINUTES
 from ..seating_check import name_problem, tidy
 from ..table_file import BadImport, parse, read_when, small_number, table_json
 
@@ -36,6 +37,8 @@ def cup_json(cup) -> dict:
             "ranking": {"rule": cup.ranking, "n": cup.ranking_n, "rate": cup.rate, "currency": cup.currency,
                         "pot": cup.pot},
             "watch": {"money": cup.watch_money},
+            "clock": {"minutes": cup.round_minutes,  # a round's clock: each round's minutes, the one running's end
+                      "ends_at": cup.round_ends_at.isoformat() if cup.round_ends_at else None},
             "players": [{"number": e.number, "name": e.name, "active": e.active, "fixed_table": e.fixed_table}
                         for e in store.entrants(cup.id)],
             "tables": tables,
@@ -77,9 +80,15 @@ def parse_cup(data, most_rounds: int = MAX_ROUNDS, most_games: int = MAX_GAMES,
     watch = data.get("watch", {"money": True})  # a file made before the director chose: the money shown
     if not isinstance(watch, dict) or not isinstance(watch.get("money"), bool):
         raise BadImport(_("The cup's watch settings in the file are not valid."))
-    return dict(watch_money=watch["money"], name=name, held_on=held_on, game=game.id, rules=rules, rounds=rounds, games_per_round=games,
-                seed=seed, closed_rounds=closed, created_at=read_when(data.get("created_at")), players=players,
-                tables=tables, log=log, **ranking)
+    clock = data.get("clock", {"minutes": 0, "ends_at": None})  # a file made before the clock: none
+    if not isinstance(clock, dict) or not (small_number(clock.get("minutes")) and clock["minutes"] <= MOST_MINUTES):
+        raise BadImport(_("The cup's round clock in the file is not valid."))
+    playing = closed < max((t[0] for t in tables), default=0)  # a round drawn and not closed: its clock runs on
+    ends_at = read_when(clock["ends_at"]) if playing and clock.get("ends_at") is not None else None
+    return dict(round_minutes=clock["minutes"], round_ends_at=ends_at, watch_money=watch["money"], name=name,
+                held_on=held_on, game=game.id, rules=rules, rounds=rounds, games_per_round=games, seed=seed,
+                closed_rounds=closed, created_at=read_when(data.get("created_at")), players=players, tables=tables,
+                log=log, **ranking)
 
 
 def _ranking(found, rounds: int) -> dict:
