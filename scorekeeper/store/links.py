@@ -74,7 +74,7 @@ def tournament_of(row, role: str = VIEWER, active: bool = True) -> Tournament:
     return Tournament(row.id, row.name, row.held_on, row.game, dict(row.rules), row.rounds, row.games_per_round,
                       row.seed, row.closed_rounds, row.version, row.created_at, role, active, row.ranking,
                       row.ranking_n, row.rate, row.currency, row.pot, row.watch_money,
-                      row.circle_id, row.round_minutes, utc(row.round_ends_at))
+                      row.circle_id, row.round_minutes, utc(row.round_ends_at), row.entry_fee)
 
 
 def utc(moment: datetime | None) -> datetime | None:

@@ -29,18 +29,20 @@ STAKE = 10  # a cup's tables' stake when it has no rate (the money is not ranked
 def create_tournament(name: str, held_on: date, game: str, rules: dict, rounds: int, games_per_round: int,
                       seed: int, players: list[str], ranking: str = "points", ranking_n: int = 0, rate: int = 0,
                       currency: str = "EUR", pot: str = "none", circle_id: str | None = None,
-                      round_minutes: int = 0) -> str:
+                      round_minutes: int = 0, entry_fee: int = 0) -> str:
     """Store a new cup with its players numbered 1..n in the order given and its ranking rule (engine/cup.py
     Ranking: the rule, its N, the rate in minor units a point, the currency, the pot); return its director's key.
     Its house rules, rate and currency are every round's tables' (the rate is their stake). `circle_id`: the circle
-    whose season it counts in (made from the circle's page); `round_minutes`: each round's clock (0: none)."""
+    whose season it counts in (made from the circle's page); `round_minutes`: each round's clock (0: none);
+    `entry_fee`: what each player who plays pays into its pot (minor units)."""
     tournament_id = secrets.token_urlsafe(16)
     with writing() as conn:
         conn.execute(insert(tournaments).values(id=tournament_id, name=name, held_on=held_on, game=game, rules=rules,
                                                 rounds=rounds, games_per_round=games_per_round, seed=seed,
                                                 closed_rounds=0, version=0, created_at=now(), ranking=ranking,
                                                 ranking_n=ranking_n, rate=rate, currency=currency, pot=pot,
-                                                circle_id=circle_id, round_minutes=round_minutes))
+                                                circle_id=circle_id, round_minutes=round_minutes,
+                                                entry_fee=entry_fee))
         if players:
             conn.execute(insert(tournament_players), [dict(tournament_id=tournament_id, number=i, name=p, active=True,
                                                            created_at=now()) for i, p in enumerate(players, 1)])
@@ -58,18 +60,19 @@ def insert_tournament(conn, name: str, held_on: date, game: str, rules: dict, ro
                       seed: int, closed_rounds: int, created_at, ranking: str, ranking_n: int, rate: int,
                       currency: str, pot: str, players: list[tuple], tables: list[tuple], log: list[tuple],
                       watch_money: bool = True, circle_id: str | None = None, round_minutes: int = 0,
-                      round_ends_at: datetime | None = None) -> str:
+                      round_ends_at: datetime | None = None, entry_fee: int = 0) -> str:
     """Insert a whole cup in the caller's transaction (a cup's import, or a circle's with its cups); return its
     director's key. `players`: [(number, name, active, fixed table)]; `tables`: [(round, number, seats, reopened,
     games, TableInfo, [Hand])]; `log`: [(kind, round, number, when)]; `circle_id`: the circle whose season it
-    counts in; `round_minutes`, `round_ends_at`: its round's clock."""
+    counts in; `round_minutes`, `round_ends_at`: its round's clock; `entry_fee`: each player's to its pot."""
     tournament_id = secrets.token_urlsafe(16)
     conn.execute(insert(tournaments).values(id=tournament_id, name=name, held_on=held_on, game=game, rules=rules,
                                             rounds=rounds, games_per_round=games_per_round, seed=seed,
                                             closed_rounds=closed_rounds, version=0, created_at=created_at,
                                             ranking=ranking, ranking_n=ranking_n, rate=rate, currency=currency,
                                             pot=pot, watch_money=watch_money, circle_id=circle_id,
-                                            round_minutes=round_minutes, round_ends_at=round_ends_at))
+                                            round_minutes=round_minutes, round_ends_at=round_ends_at,
+                                            entry_fee=entry_fee))
     if players:
         conn.execute(insert(tournament_players), [dict(tournament_id=tournament_id, number=n, name=who,
                                                        active=active, fixed_table=fixed, created_at=created_at)

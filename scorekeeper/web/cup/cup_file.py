@@ -21,6 +21,7 @@ CURRENCIES = ("CHF", "EUR")
 MAX_PLAYERS = 400  # a cup's bounds, its form's and its file's (a circle's file holds its cups' too)
 MAX_ROUNDS = 12
 MAX_GAMES = 60
+MOST_FEE = 100_000  # an entry fee's most, minor units (1,000.00)
 
 
 def cup_json(cup) -> dict:
@@ -35,7 +36,7 @@ def cup_json(cup) -> dict:
             "game": cup.game, "rules": cup.rules, "rounds": cup.rounds, "games_per_round": cup.games_per_round,
             "seed": cup.seed, "closed_rounds": cup.closed_rounds, "created_at": cup.created_at.isoformat(),
             "ranking": {"rule": cup.ranking, "n": cup.ranking_n, "rate": cup.rate, "currency": cup.currency,
-                        "pot": cup.pot},
+                        "pot": cup.pot, "entry_fee": cup.entry_fee},
             "watch": {"money": cup.watch_money},
             "clock": {"minutes": cup.round_minutes,  # a round's clock: each round's minutes, the one running's end
                       "ends_at": cup.round_ends_at.isoformat() if cup.round_ends_at else None},
@@ -102,7 +103,11 @@ def _ranking(found, rounds: int) -> dict:
             and (rate > 0 or (rule != "money" and pot == "none")))
     if not good:
         raise BadImport(_("The cup's ranking in the file is not valid."))
-    return dict(ranking=rule, ranking_n=n if rule in ("best", "drop") else 0, rate=rate, currency=currency, pot=pot)
+    fee = found.get("entry_fee", 0)  # a file made before the entry fee: none
+    if not (small_number(fee) and fee <= MOST_FEE):
+        raise BadImport(_("The cup's ranking in the file is not valid."))
+    return dict(ranking=rule, ranking_n=n if rule in ("best", "drop") else 0, rate=rate, currency=currency, pot=pot,
+                entry_fee=fee)
 
 
 def _players(found, most: int) -> list[tuple]:

@@ -28,17 +28,17 @@ from ..access import load_tournament, polled, refuse, viewer_ok
 from ..bounds import invisible
 from ..cup_results import ranking_of
 from ..cup_results import results as _results
-from ..l10n import locale_id, say
+from ..l10n import locale_id, money, say
 from ..kept import of_app
 from ..links import external, qr
-from ..parse import digits, money_minor
+from ..parse import amount_minor, digits, money_minor
 from ..round_clock import MOST_MINUTES, clock_of
 from ..seating_check import name_problem, tidy
 from ..spreadsheet import Sheet, as_text
 from ..table_file import BadImport, read_upload
 from ..table_form import CURRENCIES, rule_value, rules_form
 from . import cup_file
-from .cup_file import MAX_GAMES, MAX_PLAYERS, MAX_ROUNDS
+from .cup_file import MAX_GAMES, MAX_PLAYERS, MAX_ROUNDS, MOST_FEE
 
 bp = Blueprint("cups", __name__)
 
@@ -86,13 +86,29 @@ def _form_problems(form) -> tuple[dict, dict]:
             errors["players"] = _("A cup has at most %(n)s players.", n=MAX_PLAYERS)
     rules = _house_rules(form, game, errors)
     ranking = _ranking(form, rounds, errors)
+    entry_fee = _entry_fee(form.get("entry_fee"), form.get("currency") or "EUR", errors)
     minutes = _minutes(form.get("round_minutes"))
     if minutes is None:
         errors["round_minutes"] = _("A round's minutes are a whole number from 0 to %(n)s, or leave it empty: no "
                                     "clock.", n=MOST_MINUTES)
     values = dict(name=name, held_on=held_on, game=game, rounds=rounds, games=games, seed=seed, names=names,
-                  rules=rules, round_minutes=minutes, **ranking)
+                  rules=rules, round_minutes=minutes, entry_fee=entry_fee, **ranking)
     return values, errors
+
+
+def _entry_fee(text, currency: str, errors: dict) -> int:
+    """The entry fee each player who plays pays into the pot, as typed (empty: none); a sentence at its field if it
+    can't be one."""
+    if not (text or "").strip():
+        return 0
+    try:
+        fee = amount_minor(text)
+    except ValueError as e:
+        errors["entry_fee"] = str(e)
+        return 0
+    if fee > MOST_FEE:
+        errors["entry_fee"] = _("An entry fee is at most %(most)s.", most=money(MOST_FEE, currency))
+    return fee
 
 
 def _minutes(text) -> int | None:
@@ -179,7 +195,7 @@ def new_cup():
                                           values["rounds"], values["games"], values["seed"], values["names"],
                                           values["ranking"], values["ranking_n"], values["rate"], values["currency"],
                                           values["pot"], circle_id=circle.id if circle else None,
-                                          round_minutes=values["round_minutes"])
+                                          round_minutes=values["round_minutes"], entry_fee=values["entry_fee"])
             return redirect(url_for("cups.show", tournament_id=key), 303)
     game = GAMES.get(form.get("game") or "") or next(iter(GAMES.values()))
     shown = form if request.method == "POST" and form.get("rules_for") == game.id else None
@@ -233,7 +249,8 @@ def board(cup) -> dict:
                 playing=len(playing),
                 day=format_date(cup.held_on, "long"), director=cup.role == store.SCORER, ranking=ranking,
                 money_shown=cup.shows_money(),
-                pot=cup_model.pot(standings), cents=cents, tag=store.tournament_tag(cup.id),
+                pot=cup_model.pot(standings), fees=cup_model.entry_fees(standings, cup.entry_fee), cents=cents,
+                tag=store.tournament_tag(cup.id),
                 clock=clock_of(cup, current))
 
 
