@@ -402,6 +402,7 @@ AT_ONCE = {
     "join_cup": "test_tournaments.py::test_two_circles_taking_one_cup_at_once_leave_it_in_one",
     "set_season_rule": "test_tournaments.py::test_two_phones_setting_a_circles_cup_rule_at_once_leave_one_whole_rule",
     "set_cup_watch": "test_tournaments.py::test_two_phones_choosing_what_the_watch_link_shows_at_once_leave_one_choice",
+    "set_round_clock": "test_tournaments.py::test_two_phones_setting_a_rounds_clock_at_once_leave_one_end",
 }
 
 
