@@ -51,7 +51,10 @@ class Conn:
         self.sock.sendall(raw)
         head = b""
         while not head.endswith(b"\r\n\r\n"):
-            head += self.file.readline()
+            line = self.file.readline()
+            if not line:  # the server closed the connection: said, not waited on forever
+                raise ConnectionError(f"{method} {path}: the connection was closed after {head!r}")
+            head += line
         got = {}
         for line in head.decode("latin-1").split("\r\n")[1:]:
             if ":" in line:
@@ -59,6 +62,9 @@ class Conn:
                 got[k.strip().lower()] = v.strip()
         data = self.file.read(int(got.get("content-length", 0)))
         ms = (time.perf_counter() - start) * 1000
+        if got.get("connection", "").lower() == "close":  # waitress closes after every 304: the next one reconnects
+            self.close()
+            self.__init__(self.port)
         return int(head.split(b" ", 2)[1]), got, data, len(raw), len(head) + len(data), ms
 
     def close(self):
