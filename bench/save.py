@@ -1,4 +1,5 @@
-"""A saved hand end to end, against gunicorn as `make run` starts it (2 workers x 2 threads, SQLite WAL):
+"""A saved hand end to end, against the server `make run` starts (`python -m scorekeeper serve`: waitress, 2 workers x 2
+threads, SQLite WAL), the bare Flask app (bench/bare.py) under the very same command beside it:
 the scorer's Save as htmx sends it and what comes back, one watcher's changed poll, an idle poll, on
 Troccas tables of 10, 100, 1,000 and 1,990 hands (their saves reach the 2,000 a table holds), and saving on 50 tables at once.
 
@@ -268,8 +269,8 @@ def main() -> None:
                       "WTF_CSRF_ENABLED": False})
     tables = fill(app, SIZES)
     port = server.free_port()
-    proc = server.start(tmp, url, "bench", port)
-    bare = server.start(tmp, url, "bench", server.free_port(), app=server.BARE)
+    proc = server.start(tmp, url, "bench", port, server="waitress")  # as `make run` serves (scorekeeper/serve.py)
+    bare = server.start(tmp, url, "bench", server.free_port(), app=server.BARE, server="waitress")
     try:
         for n, (table_id, viewer) in tables.items():
             m = measure(port, table_id, viewer)
