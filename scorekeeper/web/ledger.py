@@ -11,6 +11,7 @@ from .. import store
 from ..engine import season
 from ..engine.settle import BANK
 from . import scoreboard
+from .kept import of_app
 from .l10n import isolated, money
 
 
@@ -21,13 +22,25 @@ class Evening(NamedTuple):
     played: season.Played
 
 
-def evenings(circle_id: str) -> list[Evening]:
+EVENINGS_KEPT = 20_000  # evenings kept in circles' lists per app process, all circles together (~1 KB each)
+
+
+def evenings(circle_id: str, tag: str | None = None) -> list[Evening]:
     """The circle's evenings, oldest first, each with its totals from the evening kept for its table's version
-    (web/scoreboard.py: a page scores only the evenings that changed since it was last shown)."""
+    (web/scoreboard.py: a page scores only the evenings that changed since it was last shown).
+
+    With the circle's `tag` as the caller read it (store.circle_tag: every table's version is in it), the list is
+    read once per tag: a circle's page shown again, unchanged, reads none of its evenings (100 evenings: 100 tables'
+    rows read and their kept totals looked up, on every page and every changed poll of a watching phone)."""
+    kept = of_app("circle-evenings", EVENINGS_KEPT, weight=len)  # under (circle, tag): a tag has no order
+    if tag is not None and (found := kept.at((circle_id, tag), 0)) is not None:
+        return found
     out = []
     for table in store.circle_tables(circle_id):
         table, totals = scoreboard.totals(table)
         out.append(Evening(table, season.Played.of(table.id, table.day, totals)))
+    if tag is not None:  # an older tag's list goes when unused longest
+        kept.keep((circle_id, tag), 0, out)
     return out
 
 

@@ -79,7 +79,7 @@ def filters_asked(args) -> tuple[season.Filters, dict]:
 def render_page(circle, template: str = "circle/page.html", status: int = 200, **extra):
     """Render the circle's page (or its board alone, for the poll) as season.page works it out."""
     tag = store.circle_tag(circle.id)  # read before the evenings: a change meanwhile is a newer tag, polled again
-    played = ledger.evenings(circle.id)
+    played = ledger.evenings(circle.id, tag)
     filters, date_errors = filters_asked(request.args)
     if filters.game not in {e.played.game for e in played}:
         filters = replace(filters, game=None)
