@@ -24,7 +24,8 @@ document.addEventListener("htmx:configRequest", function (e) {
 // A form that came in an answer htmx swapped into the page has no token of its own (web/templating.py page_csrf): the
 // page's is written into it when it is sent (before the offline queue takes it, which sends a fresh one anyway).
 document.addEventListener("submit", function (e) {
-  var meta = document.querySelector('meta[name="csrf-token"]'), field = e.target.querySelector("input[name=csrf_token]");
+  var meta = document.querySelector('meta[name="csrf-token"]');
+  var field = e.target.querySelector("input[name=csrf_token]");
   if (meta && field && !field.value) { field.value = meta.content; }
 }, true);
 

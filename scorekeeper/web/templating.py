@@ -98,7 +98,8 @@ def install(app) -> None:
         "evening_chart": lambda b: b.once(("chart", l10n.locale_id()), chart),
         "evening_numbers": lambda b: b.once("numbers", evening.numbers),
         # the hand form and its counting aid
-        "new_token": new_token, "page_csrf": page_csrf, "confirm_delete": confirm_delete, "deck_for": deck_for, "hand_layout": hand_form.layout, "hand_errors": hand_form.errors,
+        "new_token": new_token, "page_csrf": page_csrf, "confirm_delete": confirm_delete,
+        "deck_for": deck_for, "hand_layout": hand_form.layout, "hand_errors": hand_form.errors,
         "hand_edit": hand_form.offline_edit,
         "count_tally": count_aid.tally, "aid_url": count_aid.url,
         # who may change the table; sharing it
