@@ -3,7 +3,7 @@ import importlib
 import sys
 
 MODULES = ["bench.counting", "bench.tables", "bench.save", "bench.serving", "bench.http2", "bench.live", "bench.taps",
-           "bench.bad_input", "bench.evening", "bench.pwa", "bench.hand_cost", "bench.circle", "bench.cup", "bench.room",
+           "bench.bad_input", "bench.evening", "bench.pwa", "bench.hand_cost", "bench.circle", "bench.circle_cups", "bench.cup", "bench.room",
            "bench.startup",
            "bench.lighthouse"]
 

@@ -134,7 +134,7 @@ def test_a_pot_rule_changed_while_a_line_is_marked_paid_keeps_the_paid_evening_a
         # the rule's change came first (nothing paid yet: it counts every evening), and the line of 20 the other
         # phone showed was no longer owed: told, not marked; Anna owes the pot 50 (1 lost hand × 50)
         assert rule == ((None, 50),) and store.paid_in_circle(circle_id) == []
-        assert "Anna pays the pot 50 Rappen" in " ".join(owed.split())
+        assert "Anna pays into the pot 50 Rappen" in " ".join(owed.split())
     else:
         # the mark came first: the change saw it and counts from today; the evening of January keeps its 20, paid
         # (without the lock, on PostgreSQL, the change read "nothing paid" and re-priced it: Anna owed 30 more)
@@ -402,6 +402,7 @@ AT_ONCE = {
     "join_cup": "test_tournaments.py::test_two_circles_taking_one_cup_at_once_leave_it_in_one",
     "set_season_rule": "test_tournaments.py::test_two_phones_setting_a_circles_cup_rule_at_once_leave_one_whole_rule",
     "set_cup_watch": "test_tournaments.py::test_two_phones_choosing_what_the_watch_link_shows_at_once_leave_one_choice",
+    "set_round_clock": "test_tournaments.py::test_two_phones_setting_a_rounds_clock_at_once_leave_one_end",
 }
 
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.engine.cup import Ranking, Seat, by_seat, pot, standings
+from scorekeeper.engine.cup import Ranking, Seat, by_seat, entry_fees, pot, standings
 from scorekeeper.engine.evening import Row
 
 
@@ -88,6 +88,22 @@ def test_money_at_the_rate_ranks_by_the_money_and_kontras_go_to_the_pot():
     assert pot(lines) == 40
     assert sum(s.money for s in lines) + pot(lines) == 0
     assert [(s.number, s.rank, s.score) for s in lines] == [(2, 1, 50), (1, 2, 10), (3, 3, -50), (4, 3, -50)]
+
+
+def test_the_entry_fee_comes_from_each_player_seated_in_a_round():
+    """The entry fee (Startgeld) to the pot: from each player seated at a table of a round drawn; a player who never
+    played (dropped before round 1, or walked in after the last round drawn) pays nothing. Beside the kontras: the
+    players' money and the kontras' pot still sum to zero (the fees are paid at the door)."""
+    hands = [row(["A", "B", "C", "D"], [2, 2, -2, -2], [40, 40, -40, -40])]
+    routed = by_seat(hands, (1, 2, 3, 4), 10, "kontras")
+    players = [(n, str(n), n != 5) for n in range(1, 7)]  # 5 dropped before round 1, 6 walked in since
+    lines = standings(players, [(1, 1, routed)], Ranking("money", 0, 10, "kontras"))
+    assert entry_fees(lines, 1000) == 4 * 1000  # four seated at round 1's one table, 10.00 each
+    assert entry_fees(lines, 0) == 0
+    assert pot(lines) == 40 and sum(s.money for s in lines) + pot(lines) == 0  # as without the fee
+    # round 2 seats the walk-in (6) with three of round 1's: five players have paid
+    lines = standings(players, [(1, 1, routed), (2, 1, {1: 0, 2: 0, 3: 0, 6: 0})], Ranking("money", 0, 10, "kontras"))
+    assert entry_fees(lines, 1000) == 5 * 1000
 
 
 @given(st.lists(st.tuples(st.lists(st.integers(-30, 30), min_size=3, max_size=3),

@@ -657,3 +657,40 @@ def test_the_director_keeps_the_money_from_the_watch_link(app, client):
     assert client.post(url + "/watch", data={"money": "y"}).status_code == 303
     assert len(money_cells.findall(client.get(watch + "/live").get_data(as_text=True))) == 8
     assert client.get(watch + "/export.json").status_code == 200
+
+
+def test_a_cups_entry_fee_goes_to_its_pot_beside_the_kontras(app, client):
+    """The entry fee (Startgeld): each player seated in a round pays it into the pot; the pot's total shows with
+    the standings and on the projector, where the money shows; bad input refused at its field, the input kept."""
+    r = client.post("/cups/new", data={**CUP, "entry_fee": "ten"})
+    assert r.status_code == 422 and "Write an amount" in text(r) and 'value="ten"' in r.get_data(as_text=True)
+    r = client.post("/cups/new", data={**CUP, "entry_fee": "1000.01"})
+    assert r.status_code == 422 and "An entry fee is at most €1,000.00." in text(r)
+    url = start(client, entry_fee="10", currency="CHF")
+    cup = cup_of(app, url)
+    assert cup.entry_fee == 1000
+    # no round drawn: nobody has paid yet
+    assert "The entry fee goes to the pot: CHF 10.00 a player, 0 Rappen so far." in text(client.get(url))
+    client.post(url + "/draw")
+    # 8 players seated in round 1, CHF 10.00 each: CHF 80.00
+    assert "The entry fee goes to the pot: CHF 10.00 a player, CHF 80.00 so far." in text(client.get(url))
+    with app.app_context():
+        watch = "/k/" + store.share_links(cup.id, store.TOURNAMENT)[store.VIEWER]
+    assert "CHF 10.00 a player, CHF 80.00 so far." in text(client.get(watch + "/projector"))
+    # a walk-in pays from the round they play in; a drop has paid for the round played: Hanna (8) drops, Ines (9)
+    # walks in, round 2 seats 8 again: 9 players have played, CHF 90.00
+    client.post(url + "/players", data={"name": "Ines"})
+    client.post(url + "/players/8", data={"playing": "0"})
+    client.post(url + "/close", data={"round": "1", "end": "1"})
+    assert client.post(url + "/draw").status_code == 303
+    assert "CHF 10.00 a player, CHF 90.00 so far." in text(client.get(url))
+    # the watch link kept from the money shows no pot
+    client.post(url + "/watch", data={})
+    assert "so far." not in text(client.get(watch)) and "so far." not in text(client.get(watch + "/projector"))
+    # the file carries the fee
+    data = client.get(url + "/export.json").get_json()
+    assert data["ranking"]["entry_fee"] == 1000
+    data["ranking"]["entry_fee"] = -5
+    r = client.post("/cups/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "c.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 400 and "The cup's ranking in the file is not valid." in text(r)

@@ -47,8 +47,8 @@ def test_a_pot_rule_changed_once_lines_were_paid_leaves_the_evenings_before_as_t
     page = client.get(circle).get_data(as_text=True)
     # nothing was paid yet: the rule counts every evening, as it always did
     assert "Once a line is marked paid, a change counts from the day it is made" in html.unescape(page)
-    assert owed_lines(page) == ["Anna pays Ben 40 Rappen", "Anna pays the pot 20 Rappen"]  # 1 lost hand × 20
-    assert client.post(circle + "/paid", data=pot_form(page)).status_code == 303  # Anna pays the pot its 20
+    assert owed_lines(page) == ["Anna pays Ben 40 Rappen", "Anna pays into the pot 20 Rappen"]  # 1 lost hand × 20
+    assert client.post(circle + "/paid", data=pot_form(page)).status_code == 303  # Anna pays into the pot its 20
     # (taken back and marked again: the Undo says what is owed again, in French too)
     mark = re.search(r'name="payment" value="(\d+)"', client.get(circle).get_data(as_text=True)).group(1)
     r = client.post(circle + "/unpaid?lang=fr", data={"payment": mark}, follow_redirects=True)
@@ -61,7 +61,7 @@ def test_a_pot_rule_changed_once_lines_were_paid_leaves_the_evenings_before_as_t
     page = html.unescape(client.get(circle).get_data(as_text=True))
     # the January evening keeps its 20 (paid), tonight's lost hand pays 50 under the new rule: Anna owes the pot 50
     # (without the rule's days: 2 × 50 − 20 paid = 80), and Ben 40 + 40 = 80
-    owed = ["Anna pays Ben 80 Rappen", "Anna pays the pot 50 Rappen"]
+    owed = ["Anna pays Ben 80 Rappen", "Anna pays into the pot 50 Rappen"]
     assert owed_lines(page) == owed
     assert owed_lines(client.get(second + "/settle").get_data(as_text=True)) == owed  # the evening's page agrees
     assert owed_lines(client.get(first + "/settle").get_data(as_text=True)) == owed
@@ -93,7 +93,7 @@ def test_a_pot_rule_changed_before_any_line_was_paid_counts_every_evening(app, c
     for amount in ("0.20", "0.50"):  # nothing was owed and paid under 0.20: 0.50 is the rule of every evening
         assert client.post(circle + "/pot/rule", data={"per_lost_hand": amount}).status_code == 303
     assert sorted(owed_lines(client.get(circle).get_data(as_text=True))) == ["Anna pays Ben 40 Rappen",
-                                                                             "Anna pays the pot 50 Rappen"]
+                                                                             "Anna pays into the pot 50 Rappen"]
 
 
 def test_the_rule_of_an_evening_is_the_one_in_force_on_its_day():
@@ -157,3 +157,26 @@ def test_an_evening_date_far_away_is_refused_at_its_field_and_kept(client, typed
                                 "first_dealer": "0", "stake": "0.05", "currency": "CHF", "played_on": typed})):
         page = html.unescape(r.get_data(as_text=True))
         assert r.status_code in (200, 400) and says in page and f'value="{typed}"' in page
+
+
+def test_a_line_owed_to_the_pot_is_said_in_each_languages_own_words_on_the_page_and_in_the_shared_text(client):
+    """The pot takes a case of its own: "Anna zahlt in die Kasse", not "Anna zahlt die Kasse"; the share text says
+    it in words too, never with the pot's stand-in character (settle.BANK)."""
+    circle = new_circle(client)
+    evening = troggu_evening(client, circle, 1)
+    assert client.post(circle + "/pot/rule", data={"per_lost_hand": "0.20"}).status_code == 303
+    # as in the test above: Anna −40 to Ben, and 1 lost hand × 20 Rappen to the pot
+    for lang, line in (("de", "Anna zahlt in die Kasse 20 Rappen"), ("fr", "Anna verse à la caisse 20 centimes"),
+                       ("it", "Anna versa nella cassa 20 centesimi"), ("en", "Anna pays into the pot 20 Rappen")):
+        for url in (circle, evening + "/settle"):
+            page = client.get(f"{url}?lang={lang}").get_data(as_text=True)
+            # (a line ends with its Paid button's word, in the page's language)
+            assert any(owed.startswith(line) for owed in owed_lines(page)), (lang, url, owed_lines(page))
+            shared = html.unescape(re.search(r'data-share-text="([^"]*)"', page).group(1))
+            assert "\N{BANK}" not in shared, (lang, url, shared)
+    page = client.get(circle + "?lang=de").get_data(as_text=True)
+    shared = html.unescape(re.search(r'data-share-text="([^"]*)"', page).group(1))
+    assert "Anna zahlt 20 Rappen in die Kasse" in shared and "\N{BANK}" not in shared
+    assert client.post(circle + "/paid", data=pot_form(page)).status_code == 303
+    page = html.unescape(client.get(circle + "?lang=de").get_data(as_text=True))
+    assert "Anna hat 20 Rappen in die Kasse bezahlt" in page

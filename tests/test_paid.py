@@ -189,7 +189,7 @@ def test_the_tables_rule_puts_each_lost_hand_of_whoever_took_it_on_into_the_pot(
     assert client.post(circle + "/pot/rule", data={"per_lost_hand": "0.20"}).status_code == 303
     page = html.unescape(client.get(circle).get_data(as_text=True))
     assert "The pot is empty." in page and "Anna: 1 hand lost, 20 Rappen" in page  # owed, not yet paid
-    owed = ["Anna pays Ben 40 Rappen", "Anna pays the pot 20 Rappen"]
+    owed = ["Anna pays Ben 40 Rappen", "Anna pays into the pot 20 Rappen"]
     assert owed_lines(page) == owed and owed_lines(client.get(url + "/settle").get_data(as_text=True)) == owed
     evening = client.get(url + "/settle").get_data(as_text=True)  # marked paid on the evening's page
     form = next(f for f in re.findall(r'<form[^>]*class="mark-paid"[^>]*>(.*?)</form>', evening, re.S)
@@ -230,3 +230,33 @@ def test_the_ledger_with_the_pots_rule_and_any_lines_paid_sums_to_zero(nights, r
     assert owed.get(settle.BANK, 0) == asked - to_pot
     s = settle.settle(owed, "CHF")
     assert sum(r.rounded for r in s.balances) == 0
+
+
+def test_a_hand_saved_between_finding_a_line_owed_and_marking_it_paid_is_seen_under_the_tables_lock(client, monkeypatch):
+    """An evening in no circle: the line is found owed, then another phone saves a hand that settles it, before the
+    mark is written. The mark is written only if the table's version is still the one the line was found owed at
+    (store.mark_paid's `version`, checked under the table's lock): here it moved, so the line is worked out again,
+    is no longer owed, and nothing is marked."""
+    from scorekeeper import store
+    from scorekeeper.web.table import settle as settle_view
+
+    url = open_table(client)
+    hand(client, url, 40, "r1")  # Anna & Cla +20 Rappen each, Ben & Zoë −20 (as in the first test)
+    line = lines(client.get(url + "/settle").get_data(as_text=True))[0]
+    real = store.list_hands
+    other_phone = []
+
+    def list_then_save(table_id):
+        hands = real(table_id)
+        if not other_phone:  # once, after the version was read and the hands listed: the other phone's Save
+            other_phone.append(1)
+            # 32 points: the other side's 40 of 72, −4 units × 5 = −20 for Anna & Cla: everyone back at 0
+            hand(client, url, 32, "r2")
+        return hands
+
+    monkeypatch.setattr(settle_view.store, "list_hands", list_then_save)
+    r = client.post(url + "/settle/paid", data=line, follow_redirects=True)
+    assert other_phone and "isn't owed any more" in html.unescape(r.get_data(as_text=True))
+    monkeypatch.undo()
+    page = html.unescape(client.get(url + "/settle").get_data(as_text=True))
+    assert f"{line['payer']} paid {line['payee']}" not in page and 'name="payment"' not in page  # nothing marked

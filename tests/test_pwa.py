@@ -79,6 +79,14 @@ def test_the_service_worker_is_served_from_the_root_and_allowed_by_the_csp(clien
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp and "unsafe-eval" not in csp
 
 
+def test_every_script_of_the_app_may_be_kept_by_the_worker():
+    """A page's scripts are kept for offline use only if the worker may keep them (assets.PRECACHE): every script in
+    static/ but the worker itself, so a new one (a cup's round clock) is never left out of an offline page."""
+    static = Path(__file__).resolve().parent.parent / "static"
+    scripts = {p.relative_to(static).as_posix() for p in static.rglob("*.js")} - {"sw.js"}
+    assert scripts <= set(assets.PRECACHE), scripts - set(assets.PRECACHE)
+
+
 def test_the_posts_the_outbox_keeps_are_a_hands_save_edit_delete_and_undo_written_once(app, client):
     """web/assets.py QUEUED is the one pattern: the page's scripts read it from #net, the worker from its BUILD."""
     queued = re.compile(assets.QUEUED)  # a JavaScript pattern that Python reads the same

@@ -70,8 +70,8 @@ def test_a_season_on_two_phones_agrees_on_every_page(page, browser, live_server)
     page.get_by_role("button", name="Add to the pot's list").click()
     expect(page.locator("#pot .sentence")).to_have_text("The pot holds 50 Rappen.", timeout=WAIT)
     # Owed: Anna −40 − 20 = −60, Cla −40 − 20 = −60; Ben +40, Ana +40, the pot +40 (the fewest payments)
-    before = ["Anna pays Ben 40 Rappen", "Anna pays the pot 20 Rappen", "Cla pays Ana 40 Rappen",
-              "Cla pays the pot 20 Rappen"]
+    before = ["Anna pays Ben 40 Rappen", "Anna pays into the pot 20 Rappen", "Cla pays Ana 40 Rappen",
+              "Cla pays into the pot 20 Rappen"]
     assert owed(page) == before
 
     # Ana is Anna: made one person, on this phone (it asks first, then says what it did, with Undo)
@@ -99,13 +99,13 @@ def test_a_season_on_two_phones_agrees_on_every_page(page, browser, live_server)
     assert owed(page) == before and standings(page)["Ana"] == ["1", "+4", "+CHF 0.40"]
 
     # One line marked paid on the circle (this phone), one on evening 2's settle-up (the other phone)
-    mark(page, "Anna pays the pot 20 Rappen")
+    mark(page, "Anna pays into the pot 20 Rappen")
     expect(page.locator("#pot .sentence")).to_have_text("The pot holds 70 Rappen.", timeout=WAIT)  # 50 + 20
     other.goto(second.rstrip("/") + "/settle")
     in_use(other)
-    assert owed(other) == [line for line in before if line != "Anna pays the pot 20 Rappen"]  # the circle's mark
+    assert owed(other) == [line for line in before if line != "Anna pays into the pot 20 Rappen"]  # the circle's mark
     mark(other, "Cla pays Ana 40 Rappen")
-    left = ["Anna pays Ben 40 Rappen", "Cla pays the pot 20 Rappen"]  # 120 owed in all, 20 + 40 paid: 60 left
+    left = ["Anna pays Ben 40 Rappen", "Cla pays into the pot 20 Rappen"]  # 120 owed in all, 20 + 40 paid: 60 left
     assert owed(other) == left
     no_sideways_scroll(other)
     other.screenshot(path=f"{SHOTS}/season-evening-settle.png", full_page=True)

@@ -1,7 +1,7 @@
 """Cup nights in the store (issue 38): a tournament's players, rounds drawn as real tables, closing a round once,
 standings; two phones at once on both databases."""
 from concurrent.futures import ThreadPoolExecutor
-from datetime import date
+from datetime import date, datetime, timedelta, timezone
 from itertools import combinations
 
 import pytest
@@ -300,3 +300,45 @@ def test_two_phones_setting_a_circles_cup_rule_at_once_leave_one_whole_rule(db_a
 def store_rule(rule, n, places):
     from scorekeeper.engine.season_cup import SeasonRule
     return SeasonRule(rule, n, places)
+
+
+# ---- a round's clock (issue 38 item 1: "or a time limit the director closes") ----
+
+def test_a_rounds_clock_starts_when_it_is_drawn_and_stops_when_it_is_closed(db_app):
+    key = store.create_tournament("Dorfcup", date(2026, 11, 28), "troccas", resolve_rules(get_game("troccas"), None),
+                                  3, 2, 38, NAMES[:8], round_minutes=45)
+    cup = store.find_tournament(key)
+    assert (cup.round_minutes, cup.round_ends_at) == (45, None)  # no round drawn: no clock
+    before = datetime.now(timezone.utc)
+    store.draw_next_round(cup.id)
+    after = datetime.now(timezone.utc)
+    ends = store.get_tournament(cup.id).round_ends_at
+    # the cup's 45 minutes from the draw, in server time (UTC), on either database
+    assert before + timedelta(minutes=45) <= ends <= after + timedelta(minutes=45) and ends.utcoffset() == timedelta(0)
+    version = store.get_tournament(cup.id).version
+    set_at = datetime.now(timezone.utc)
+    given = store.set_round_clock(cup.id, 1, 10)  # the director: 10 minutes from now
+    assert set_at + timedelta(minutes=10) <= store.get_tournament(cup.id).round_ends_at == given
+    assert store.get_tournament(cup.id).version == version + 1  # every board shows the new end
+    for round_no in (0, 2):  # not the round being played
+        with pytest.raises(store.RoundOpen):
+            store.set_round_clock(cup.id, round_no, 10)
+    store.close_round(cup.id, 1, end_unfinished=True)
+    assert store.get_tournament(cup.id).round_ends_at is None  # a closed round's clock is no more
+    with pytest.raises(store.RoundOpen):
+        store.set_round_clock(cup.id, 1, 10)
+    store.draw_next_round(cup.id)  # the next round's clock: the cup's 45 minutes again, from its draw
+    assert store.get_tournament(cup.id).round_ends_at >= after + timedelta(minutes=45)
+    assert store.set_round_clock(cup.id, 2, 0) is None and store.get_tournament(cup.id).round_ends_at is None
+
+
+def test_two_phones_setting_a_rounds_clock_at_once_leave_one_end(db_app):
+    cup = new_cup(players=NAMES[:8])
+    store.draw_next_round(cup.id)
+    version = store.get_tournament(cup.id).version
+    out = two_phones(db_app, lambda: store.set_round_clock(cup.id, 1, 5), lambda: store.set_round_clock(cup.id, 1, 50),
+                     hold=("UPDATE tournaments SET round_ends_at",))
+    # one after the other under the cup's lock: both set an end, the stored one is the later phone's, and the
+    # version moved twice
+    assert all(o is not None for o in out) and store.get_tournament(cup.id).round_ends_at in out
+    assert store.get_tournament(cup.id).version == version + 2

@@ -151,5 +151,12 @@ def _score(line: Standing, ranking: Ranking, drawn: int, rounds: int) -> None:
 
 
 def pot(lines: list[Standing]):
-    """What the players paid to the cup's pot (minor units)."""
+    """What the players paid to the cup's pot at the tables (minor units): the kontras it routes there."""
     return _plain(sum((Fraction(s.to_pot) for s in lines), Fraction(0)))
+
+
+def entry_fees(lines: list[Standing], fee: int) -> int:
+    """What the entry fees brought the cup's pot (minor units): `fee` from each player seated at a table of a round
+    drawn (a walk-in from their first round; a player who dropped before playing pays nothing). Paid at the door,
+    outside the tables' money: the players' money and the kontras' pot still sum to zero without it."""
+    return fee * sum(1 for s in lines if s.rounds)

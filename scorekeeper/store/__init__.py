@@ -14,9 +14,10 @@ from .circles import (circle_change, circle_of, circle_tables, circle_tag, creat
 from .tournaments import (add_entrant, close_round, create_tournament, cup_log, cup_table_infos,  # noqa: F401
                           cup_tables,
                           draw_next_round, entrants, get_tournament, hands_in, import_tournament, reopen_table,
-                          set_cup_watch, set_fixed_table, set_playing, tournament_of_table, tournament_tag)
+                          set_cup_watch, set_fixed_table, set_playing, set_round_clock, tournament_of_table,
+                          tournament_tag)
 from .tournaments import STAKE as CUP_STAKE  # noqa: F401
-from .season_cups import circle_cups, join_cup, season_rule, set_season_rule  # noqa: F401
+from .season_cups import circle_cups, circle_page_tag, join_cup, season_rule, set_season_rule  # noqa: F401
 from .lists import keep_list, kept_list  # noqa: F401
 from .links import CIRCLE, TABLE, TOURNAMENT, find_circle, find_tournament, find_link, new_scorer_link, share_links, share_links_of  # noqa: F401
 from .money import (mark_paid, paid_for_table, paid_in_circle, pot_add, pot_entries_of, pot_undo,  # noqa: F401

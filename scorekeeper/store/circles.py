@@ -15,8 +15,9 @@ from .db import engine, now, writing
 from .hands import _bump, _log, _rename_money, _set_table, insert_table
 from .links import CIRCLE, add_links
 from .locks import lock_circle, lock_circle_tables, lock_table
-from .schema import (SCORER, VIEWER, CantUndo, Circle, CircleChange, InAnotherCircle, NotFound, circle_changes, circles,
-                     payments, pot_entries, pot_rules, table_info, tables)
+from .tournaments import insert_tournament
+from .schema import (SCORER, VIEWER, CantUndo, Circle, CircleChange, InAnotherCircle, NotFound, circle_changes,
+                     circle_cup_rules, circles, payments, pot_entries, pot_rules, table_info, tables)
 from .schema import pot_rules as pot_rules_table
 
 
@@ -206,6 +207,16 @@ def tag_in(conn, circle_id: str) -> str:
     """Name what a circle's page shows as it is now, in one read: its tables and their versions (every hand, change
     and rename moves a table's version), its paid marks and its pot (each mark and entry, made or taken back, and
     its rule), read in the caller's transaction."""
+    return tag_text(conn.execute(select(*tag_parts(circle_id))).first())
+
+
+def tag_text(numbers) -> str:
+    """A circle's tag from tag_parts' numbers as read."""
+    return "c" + ".".join(str(int(v or 0)) for v in numbers)
+
+
+def tag_parts(circle_id: str) -> list:
+    """tag_in's numbers as scalar subqueries, for one select (season_cups.circle_page_tag adds the cups' to them)."""
     mine = select(tables.c.id).where(tables.c.circle_id == circle_id)
     marks = (payments.c.circle_id == circle_id) | payments.c.table_id.in_(mine)
     counts = (
@@ -220,17 +231,19 @@ def tag_in(conn, circle_id: str) -> str:
         select(func.count()).select_from(pot_rules).where(pot_rules.c.circle_id == circle_id),
         select(func.coalesce(func.max(pot_rules.c.id), 0)).where(pot_rules.c.circle_id == circle_id),
     )
-    row = conn.execute(select(*(c.scalar_subquery() for c in counts))).first()
-    return "c" + ".".join(str(int(v or 0)) for v in row)
+    return [c.scalar_subquery() for c in counts]
 
 
 def import_circle(name: str, created_at, evenings: list, paid: list, pot: list, watch_money: bool = True,
-                  watch_ranking: bool = True, pot_per_lost_hand: int = 0, pot_rules: list | None = None) -> str:
+                  watch_ranking: bool = True, pot_per_lost_hand: int = 0, pot_rules: list | None = None,
+                  cups: list | None = None, season_rule: tuple | None = None) -> str:
     """Store a whole circle (from its export) under new addresses, all or nothing; return its scorer key.
 
     `evenings`: [(TableInfo, [Hand], [paid line])]; a paid line is (payer, payee, amount, currency, when);
     `paid`: the season's own paid lines; `pot`: [(amount, currency, who, note, when)]; `pot_rules`: the pot's rule
-    as it changed, [(first day or None, minor units)] (None: pot_per_lost_hand counts every evening).
+    as it changed, [(first day or None, minor units)] (None: pot_per_lost_hand counts every evening); `cups`: its
+    season's cups, each as tournaments.insert_tournament takes it (a cup's import), each under new links;
+    `season_rule`: how they add up, (rule, n, places), or None: the sum.
     """
     circle_id = secrets.token_urlsafe(16)
     with writing() as conn:
@@ -252,4 +265,9 @@ def import_circle(name: str, created_at, evenings: list, paid: list, pot: list, 
         if pot_rules:
             conn.execute(insert(pot_rules_table), [dict(circle_id=circle_id, first_day=first, per_lost_hand=amount)
                                                    for first, amount in pot_rules])
+        for cup in cups or ():
+            insert_tournament(conn, **cup, circle_id=circle_id)
+        if season_rule is not None:
+            rule, n, places = season_rule
+            conn.execute(insert(circle_cup_rules).values(circle_id=circle_id, rule=rule, n=n, places=list(places)))
         return add_links(conn, circle_id, CIRCLE)[SCORER]

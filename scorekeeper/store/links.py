@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import secrets
 from dataclasses import dataclass
+from datetime import datetime, timezone
 
 from sqlalchemy import String, Table, bindparam, insert, literal, select, union_all, update
 
@@ -73,7 +74,12 @@ def tournament_of(row, role: str = VIEWER, active: bool = True) -> Tournament:
     return Tournament(row.id, row.name, row.held_on, row.game, dict(row.rules), row.rounds, row.games_per_round,
                       row.seed, row.closed_rounds, row.version, row.created_at, role, active, row.ranking,
                       row.ranking_n, row.rate, row.currency, row.pot, row.watch_money,
-                      row.circle_id)
+                      row.circle_id, row.round_minutes, utc(row.round_ends_at), row.entry_fee)
+
+
+def utc(moment: datetime | None) -> datetime | None:
+    """A stored moment as UTC (SQLite gives it back without its zone; it was written in UTC: db.now)."""
+    return moment.replace(tzinfo=timezone.utc) if moment is not None and moment.tzinfo is None else moment
 
 
 def find_circle(key: str) -> Circle | None:

@@ -16,13 +16,15 @@ def _payment(r) -> Payment:
 
 
 def mark_paid(payer: str, payee: str, amount: int, currency: str, *, table_id: str | None = None,
-              circle_id: str | None = None, token: str | None = None, seen: int = 0, tag: str | None = None) -> None:
+              circle_id: str | None = None, token: str | None = None, seen: int = 0, tag: str | None = None,
+              version: int | None = None) -> None:
     """Mark a settle-up line paid: an evening's (table_id) or a circle's season's (circle_id).
 
     `seen`: how many live marks of this very line (payer, payee, amount) the phone's page showed. If another phone
     marked it meanwhile there are more, and AlreadyPaid is raised: two phones tapping "Paid" at once mark it once.
     `tag`: the circle's tag (circles.circle_tag) the line was found owed at; if the circle changed since (a hand, a
     mark, the pot's rule), Moved is raised under its lock and nothing is written: the caller works it out again.
+    `version`: likewise for an evening's line, the table's version it was found owed at (every hand moves it on).
     """
     token = token if is_key(token) else None
     same = [payments.c.payer == payer, payments.c.payee == payee, payments.c.amount == amount,
@@ -35,6 +37,9 @@ def mark_paid(payer: str, payee: str, amount: int, currency: str, *, table_id: s
             if token and conn.execute(select(payments.c.id).where(payments.c.token == token)).first():
                 return  # this form was posted before: marked the first time
             if tag is not None and circle_id and tag_in(conn, circle_id) != tag:
+                raise Moved(None)
+            if version is not None and table_id and conn.execute(
+                    select(tables.c.version).where(tables.c.id == table_id)).scalar() != version:
                 raise Moved(None)
             if conn.execute(select(func.count()).select_from(payments).where(*same)).scalar() != seen:
                 raise AlreadyPaid()

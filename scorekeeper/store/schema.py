@@ -84,6 +84,12 @@ tournaments = Table(
     Column("watch_money", Boolean, nullable=False, server_default=true()),  # what its watch link shows
     # the circle whose season it counts in (issue 38 item 9), as a table's evening: tables.circle_id
     Column("circle_id", String(64), ForeignKey("circles.id", ondelete="SET NULL"), nullable=True, index=True),
+    # a round's clock (issue 38 item 1): the minutes a round is given when drawn (0: no clock), and when the round
+    # being played ends (server time: set when it is drawn, or by the director; none once it is closed)
+    Column("round_minutes", Integer, nullable=False, server_default="0"),
+    Column("round_ends_at", DateTime(timezone=True), nullable=True),
+    # the entry fee (Startgeld) each player who plays pays into the cup's pot, minor units (0: none)
+    Column("entry_fee", Integer, nullable=False, server_default="0"),
 )
 
 tournament_links = Table(
@@ -405,6 +411,9 @@ class Tournament:
     pot: str = "none"
     watch_money: bool = True  # the watch link shows the standings' money and the pot (the director decides)
     circle_id: str | None = None  # the circle whose season it counts in (issue 38 item 9)
+    round_minutes: int = 0  # a round's clock (issue 38 item 1): the minutes a round is given when drawn (0: none)
+    round_ends_at: datetime | None = None  # when the round being played ends (UTC), or None: no clock running
+    entry_fee: int = 0  # what each player who plays pays into the cup's pot (minor units; 0: none)
 
     def shows_money(self) -> bool:
         """Whether this link sees the money: the director always, a watch link as the director decided."""

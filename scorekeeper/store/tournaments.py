@@ -9,7 +9,7 @@ once, and a start number is never given twice.
 from __future__ import annotations
 
 import secrets
-from datetime import date
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import func, insert, select, update
 
@@ -28,50 +28,64 @@ STAKE = 10  # a cup's tables' stake when it has no rate (the money is not ranked
 
 def create_tournament(name: str, held_on: date, game: str, rules: dict, rounds: int, games_per_round: int,
                       seed: int, players: list[str], ranking: str = "points", ranking_n: int = 0, rate: int = 0,
-                      currency: str = "EUR", pot: str = "none", circle_id: str | None = None) -> str:
+                      currency: str = "EUR", pot: str = "none", circle_id: str | None = None,
+                      round_minutes: int = 0, entry_fee: int = 0) -> str:
     """Store a new cup with its players numbered 1..n in the order given and its ranking rule (engine/cup.py
     Ranking: the rule, its N, the rate in minor units a point, the currency, the pot); return its director's key.
     Its house rules, rate and currency are every round's tables' (the rate is their stake). `circle_id`: the circle
-    whose season it counts in (made from the circle's page)."""
+    whose season it counts in (made from the circle's page); `round_minutes`: each round's clock (0: none);
+    `entry_fee`: what each player who plays pays into its pot (minor units)."""
     tournament_id = secrets.token_urlsafe(16)
     with writing() as conn:
         conn.execute(insert(tournaments).values(id=tournament_id, name=name, held_on=held_on, game=game, rules=rules,
                                                 rounds=rounds, games_per_round=games_per_round, seed=seed,
                                                 closed_rounds=0, version=0, created_at=now(), ranking=ranking,
                                                 ranking_n=ranking_n, rate=rate, currency=currency, pot=pot,
-                                                circle_id=circle_id))
+                                                circle_id=circle_id, round_minutes=round_minutes,
+                                                entry_fee=entry_fee))
         if players:
             conn.execute(insert(tournament_players), [dict(tournament_id=tournament_id, number=i, name=p, active=True,
                                                            created_at=now()) for i, p in enumerate(players, 1)])
         return add_links(conn, tournament_id, TOURNAMENT)[SCORER]
 
 
-def import_tournament(name: str, held_on: date, game: str, rules: dict, rounds: int, games_per_round: int, seed: int,
-                      closed_rounds: int, created_at, ranking: str, ranking_n: int, rate: int, currency: str, pot: str,
-                      players: list[tuple], tables: list[tuple], log: list[tuple], watch_money: bool = True) -> str:
+def import_tournament(**cup) -> str:
     """Store a whole cup (from its export, checked by web/cup/cup_file.py) under new addresses, all or nothing;
-    return its director's key. `players`: [(number, name, active, fixed table)]; `tables`: [(round, number, seats,
-    reopened, games, TableInfo, [Hand])]; `log`: [(kind, round, number, when)]."""
-    tournament_id = secrets.token_urlsafe(16)
+    return its director's key (insert_tournament says what it takes)."""
     with writing() as conn:
-        conn.execute(insert(tournaments).values(id=tournament_id, name=name, held_on=held_on, game=game, rules=rules,
-                                                rounds=rounds, games_per_round=games_per_round, seed=seed,
-                                                closed_rounds=closed_rounds, version=0, created_at=created_at,
-                                                ranking=ranking, ranking_n=ranking_n, rate=rate, currency=currency,
-                                                pot=pot, watch_money=watch_money))
-        if players:
-            conn.execute(insert(tournament_players), [dict(tournament_id=tournament_id, number=n, name=who,
-                                                           active=active, fixed_table=fixed, created_at=created_at)
-                                                      for n, who, active, fixed in players])
-        for round_no, number, seats, reopened, games, table, hand_list in tables:
-            table_id = insert_table(conn, table, hand_list)
-            conn.execute(insert(tournament_tables).values(tournament_id=tournament_id, round=round_no, number=number,
-                                                          table_id=table_id, seats=list(seats), reopened=reopened,
-                                                          games=games))
-        if log:
-            conn.execute(insert(tournament_log), [dict(tournament_id=tournament_id, kind=kind, round=r, number=n,
-                                                       created_at=when) for kind, r, n, when in log])
-        return add_links(conn, tournament_id, TOURNAMENT)[SCORER]
+        return insert_tournament(conn, **cup)
+
+
+def insert_tournament(conn, name: str, held_on: date, game: str, rules: dict, rounds: int, games_per_round: int,
+                      seed: int, closed_rounds: int, created_at, ranking: str, ranking_n: int, rate: int,
+                      currency: str, pot: str, players: list[tuple], tables: list[tuple], log: list[tuple],
+                      watch_money: bool = True, circle_id: str | None = None, round_minutes: int = 0,
+                      round_ends_at: datetime | None = None, entry_fee: int = 0) -> str:
+    """Insert a whole cup in the caller's transaction (a cup's import, or a circle's with its cups); return its
+    director's key. `players`: [(number, name, active, fixed table)]; `tables`: [(round, number, seats, reopened,
+    games, TableInfo, [Hand])]; `log`: [(kind, round, number, when)]; `circle_id`: the circle whose season it
+    counts in; `round_minutes`, `round_ends_at`: its round's clock; `entry_fee`: each player's to its pot."""
+    tournament_id = secrets.token_urlsafe(16)
+    conn.execute(insert(tournaments).values(id=tournament_id, name=name, held_on=held_on, game=game, rules=rules,
+                                            rounds=rounds, games_per_round=games_per_round, seed=seed,
+                                            closed_rounds=closed_rounds, version=0, created_at=created_at,
+                                            ranking=ranking, ranking_n=ranking_n, rate=rate, currency=currency,
+                                            pot=pot, watch_money=watch_money, circle_id=circle_id,
+                                            round_minutes=round_minutes, round_ends_at=round_ends_at,
+                                            entry_fee=entry_fee))
+    if players:
+        conn.execute(insert(tournament_players), [dict(tournament_id=tournament_id, number=n, name=who,
+                                                       active=active, fixed_table=fixed, created_at=created_at)
+                                                  for n, who, active, fixed in players])
+    for round_no, number, seats, reopened, games, table, hand_list in tables:
+        table_id = insert_table(conn, table, hand_list)
+        conn.execute(insert(tournament_tables).values(tournament_id=tournament_id, round=round_no, number=number,
+                                                      table_id=table_id, seats=list(seats), reopened=reopened,
+                                                      games=games))
+    if log:
+        conn.execute(insert(tournament_log), [dict(tournament_id=tournament_id, kind=kind, round=r, number=n,
+                                                   created_at=when) for kind, r, n, when in log])
+    return add_links(conn, tournament_id, TOURNAMENT)[SCORER]
 
 
 def get_tournament(tournament_id: str, role: str = VIEWER) -> Tournament:
@@ -176,14 +190,14 @@ def close_round(tournament_id: str, round_no: int, end_unfinished: bool = False)
         if not end_unfinished and any(counts[t.table_id] < (t.games or row.games_per_round) for t in mine):
             raise RoundOpen(round_no)
         conn.execute(update(tournaments).where(tournaments.c.id == tournament_id)
-                     .values(closed_rounds=round_no, version=tournaments.c.version + 1))
+                     .values(closed_rounds=round_no, round_ends_at=None, version=tournaments.c.version + 1))
         return True
 
 
 def draw_next_round(tournament_id: str) -> int:
-    """Draw the next round and open its tables (one transaction: all or none); return its number. RoundOpen while
-    the round being played isn't closed or all rounds are drawn; the engine's CantSeat when the players playing
-    now can't be seated at the game's tables."""
+    """Draw the next round and open its tables (one transaction: all or none); return its number. Its clock starts
+    now, the cup's round_minutes long (0: no clock). RoundOpen while the round being played isn't closed or all
+    rounds are drawn; the engine's CantSeat when the players playing now can't be seated at the game's tables."""
     with writing() as conn:
         lock_tournament(conn, tournament_id)
         row = conn.execute(select(tournaments).where(tournaments.c.id == tournament_id)).first()
@@ -209,8 +223,28 @@ def draw_next_round(tournament_id: str) -> int:
                                                           number=number, table_id=table_id, seats=list(seats),
                                                           games=games_at(row.games_per_round, len(seats),
                                                                          usual_size(allowed))))
-        _bump(conn, tournament_id)
+        minutes = row.round_minutes
+        conn.execute(update(tournaments).where(tournaments.c.id == tournament_id)  # the clock starts with the round
+                     .values(round_ends_at=now() + timedelta(minutes=minutes) if minutes > 0 else None,
+                             version=tournaments.c.version + 1))
         return drawn + 1
+
+
+def set_round_clock(tournament_id: str, round_no: int, minutes: int) -> datetime | None:
+    """Set the clock of round `round_no`, the one being played: it ends `minutes` from now (0: no clock); return
+    when. Under the cup's row lock, its version moved on (every board shows the new end); two phones at once: the
+    later one's. RoundOpen when the round isn't the one being played (not drawn, or closed)."""
+    with writing() as conn:
+        lock_tournament(conn, tournament_id)
+        row = conn.execute(select(tournaments.c.closed_rounds).where(tournaments.c.id == tournament_id)).first()
+        drawn = conn.execute(select(func.max(tournament_tables.c.round))
+                             .where(tournament_tables.c.tournament_id == tournament_id)).scalar() or 0
+        if round_no != drawn or row.closed_rounds >= round_no:
+            raise RoundOpen(round_no)
+        ends = now() + timedelta(minutes=minutes) if minutes > 0 else None
+        conn.execute(update(tournaments).where(tournaments.c.id == tournament_id)
+                     .values(round_ends_at=ends, version=tournaments.c.version + 1))
+        return ends
 
 
 def set_fixed_table(tournament_id: str, number: int, table: int | None) -> None:

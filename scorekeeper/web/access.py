@@ -11,8 +11,12 @@ rest. A view marked @polled is asked by the page's poll: a refusal stops the pol
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from flask import Response, abort, current_app, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from .. import store
 from ..engine.games import get_game
@@ -73,56 +77,57 @@ def hand_gone(number: int):
                        "changed.", n=number), 404))
 
 
+@dataclass(frozen=True)
+class _Kind:
+    """What a link's key opens: a table, a circle or a cup. `name`: the URL value is `<name>_id` and the request's
+    g holds `<name>_key`, `<name>_id` and `<name>` (what the view loads); `find`: the store's lookup of a key (None
+    if it opens none); `open`: (its real id, what g keeps) from what was found; `off`: the sentence for a link
+    turned off; `own_404`: the view gives its own 404 for a key that opens nothing (the API's JSON, the table's
+    friendly page)."""
+
+    name: str
+    find: Callable
+    open: Callable
+    off: object
+    own_404: bool = False
+
+
+KINDS = (
+    _Kind("table", lambda key: store.find_link(key), lambda access: (access.table_id, access.table),
+          _l("This scorer link was turned off by the table's creator. Ask them for the new link; nothing was "
+             "changed."), own_404=True),
+    _Kind("circle", lambda key: store.find_circle(key), lambda circle: (circle.id, circle),
+          _l("This scorer link was replaced by a new one. Ask the circle's scorer for the new link, or for the link "
+             "to watch.")),
+    _Kind("tournament", lambda key: store.find_tournament(key), lambda cup: (cup.id, cup),
+          _l("This director's link was replaced by a new one. Ask the director for the new link, or for the link "
+             "to watch.")),
+)
+
+
 def resolve_key(endpoint, values):
-    """Turn the key in a table's URL (<table_id>) or a circle's (<circle_id>) into its id, and refuse what the
-    key's role may not do: the same marks, sentences and statuses for both."""
+    """Turn the key in a table's, a circle's or a cup's URL (<table_id>, <circle_id>, <tournament_id>) into its id,
+    and refuse what the key's role may not do: the same marks, sentences and statuses for each."""
     values = values if values is not None else {}
-    if values.get("table_id") is not None:
-        _resolve_table(endpoint, values)
-    elif values.get("circle_id") is not None:
-        _resolve_circle(endpoint, values)
-    elif values.get("tournament_id") is not None:
-        _resolve_tournament(endpoint, values)
-
-
-def _resolve_table(endpoint, values):
-    key = values["table_id"]
-    access = store.find_link(key)
-    if access is None:
-        return  # the view's own lookup gives the friendly 404
-    if not access.active:
-        refuse(_("This scorer link was turned off by the table's creator. Ask them for the new link; "
-                 "nothing was changed."), 410)
-    _allowed(endpoint, access.role, "table_id", key)
-    g.table_key, g.table_id, g.role = key, access.table_id, access.role
-    g.table = access.table  # read with the key: the view's load() needn't read it again
-    values["table_id"] = access.table_id
-
-
-def _resolve_circle(endpoint, values):
-    key = values["circle_id"]
-    circle = store.find_circle(key)
-    if circle is None:
-        abort(404)
-    if not circle.active:
-        refuse(_("This scorer link was replaced by a new one. Ask the circle's scorer for the new link, or for the "
-                 "link to watch."), 410)
-    _allowed(endpoint, circle.role, "circle_id", key)
-    g.circle_key, g.circle_id, g.role, g.circle = key, circle.id, circle.role, circle
-    values["circle_id"] = circle.id
-
-
-def _resolve_tournament(endpoint, values):
-    key = values["tournament_id"]
-    cup = store.find_tournament(key)
-    if cup is None:
-        abort(404)
-    if not cup.active:
-        refuse(_("This director's link was replaced by a new one. Ask the director for the new link, or for the "
-                 "link to watch."), 410)
-    _allowed(endpoint, cup.role, "tournament_id", key)
-    g.tournament_key, g.tournament_id, g.role, g.tournament = key, cup.id, cup.role, cup
-    values["tournament_id"] = cup.id
+    for kind in KINDS:
+        key = values.get(kind.name + "_id")
+        if key is None:
+            continue
+        found = kind.find(key)
+        if found is None:
+            if kind.own_404:
+                return
+            abort(404)
+        if not found.active:
+            refuse(str(kind.off), 410)
+        _allowed(endpoint, found.role, kind.name + "_id", key)
+        real_id, thing = kind.open(found)
+        setattr(g, kind.name + "_key", key)
+        setattr(g, kind.name + "_id", real_id)
+        setattr(g, kind.name, thing)  # read with the key: the view's load needn't read it again
+        g.role = found.role
+        values[kind.name + "_id"] = real_id
+        return
 
 
 def _allowed(endpoint, role_: str, name: str, key: str) -> None:
@@ -139,13 +144,11 @@ def _allowed(endpoint, role_: str, name: str, key: str) -> None:
 
 
 def keep_key(endpoint, values):
-    """Write links to this table (or circle) with the key the page was opened with."""
-    if g.get("table_id") is not None and values.get("table_id") == g.table_id:
-        values["table_id"] = g.table_key
-    if g.get("circle_id") is not None and values.get("circle_id") == g.circle_id:
-        values["circle_id"] = g.circle_key
-    if g.get("tournament_id") is not None and values.get("tournament_id") == g.tournament_id:
-        values["tournament_id"] = g.tournament_key
+    """Write links to this table, circle or cup with the key the page was opened with."""
+    for kind in KINDS:
+        name = kind.name + "_id"
+        if g.get(name) is not None and values.get(name) == g.get(name):
+            values[name] = g.get(kind.name + "_key")
 
 
 def role() -> str:

@@ -18,7 +18,8 @@ THEME = "#0b5394"  # app.css --accent
 # tables), and the files the worker before it kept; each page tells it the files it uses (static/kept_pages.js), so a
 # phone keeps the scripts of the pages it opens, not every script of the app (issue 40).
 PRECACHE = ("app.css", "theme.js", "page.js", "tables.js", "outbox.js", "outbox_list.js", "kept_pages.js", "offline_edit.js",
-            "board.js", "hand_form.js", "phone_list.js", "wake.js", "share_text.js", "vendor/htmx-2.0.11.min.js")
+            "board.js", "hand_form.js", "phone_list.js", "wake.js", "share_text.js", "round_clock.js",
+            "vendor/htmx-2.0.11.min.js")
 # The posts a phone's outbox keeps while the server can't be reached (a hand saved, edited or deleted; an undo), as
 # a JavaScript regular expression, written here once: static/outbox.js and offline_edit.js read it from #net's
 # data-queued (app/_net.html), the service worker (static/sw.js) from its BUILD. Its groups: the table's key, what

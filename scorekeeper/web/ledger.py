@@ -29,7 +29,7 @@ def evenings(circle_id: str, tag: str | None = None) -> list[Evening]:
     """The circle's evenings, oldest first, each with its totals from the evening kept for its table's version
     (web/scoreboard.py: a page scores only the evenings that changed since it was last shown).
 
-    With the circle's `tag` as the caller read it (store.circle_tag: every table's version is in it), the list is
+    With the circle's `tag` as the caller read it (store.circle_page_tag: every table's version is in it), the list is
     read once per tag: a circle's page shown again, unchanged, reads none of its evenings (100 evenings: 100 tables'
     rows read and their kept totals looked up, on every page and every changed poll of a watching phone)."""
     kept = of_app("circle-evenings", EVENINGS_KEPT, weight=len)  # under (circle, tag): a tag has no order

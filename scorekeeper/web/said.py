@@ -106,13 +106,34 @@ def table_changes(b, row=None) -> str:
 
 
 
+def transfer_text(t, currency: str) -> str:
+    """One line of who pays whom (anything with payer, payee and amount), as a sentence: the pot (settle.BANK) has
+    sentences of its own, since the case it takes differs from a name's ("zahlt in die Kasse", "verse à la
+    caisse")."""
+    amount = money(t.amount, currency)
+    if t.payee == settle.BANK:
+        return _("%(payer)s pays %(amount)s into the pot", payer=isolated(t.payer), amount=amount)
+    if t.payer == settle.BANK:
+        return _("The pot pays %(payee)s %(amount)s", payee=isolated(t.payee), amount=amount)
+    return _("%(payer)s pays %(payee)s %(amount)s", payer=isolated(t.payer), payee=isolated(t.payee), amount=amount)
+
+
+def paid_text(p) -> str:
+    """A line marked paid (anything with payer, payee, amount and currency), as a sentence, the pot's in its own."""
+    amount = money(p.amount, p.currency)
+    if p.payee == settle.BANK:
+        return _("%(payer)s paid %(amount)s into the pot", payer=isolated(p.payer), amount=amount)
+    if p.payer == settle.BANK:
+        return _("The pot paid %(payee)s %(amount)s", payee=isolated(p.payee), amount=amount)
+    return _("%(payer)s paid %(payee)s %(amount)s", payer=isolated(p.payer), payee=isolated(p.payee), amount=amount)
+
+
 def settle_text(game_name: str, when, transfers, currency: str, totals: dict, watch: str) -> str:
     """The settle-up for the group chat, in the reader's language: the evening, who pays whom, the totals, the
     watch link. Plain text, one line each."""
     from flask_babel import format_date
     lines = [_("%(game)s, %(date)s", game=game_name, date=format_date(when, "medium"))]
-    lines += [_("%(payer)s pays %(payee)s %(amount)s", payer=isolated(t.payer), payee=isolated(t.payee),
-                amount=money(t.amount, currency)) for t in transfers] or [_("Nobody owes anything.")]
+    lines += [transfer_text(t, currency) for t in transfers] or [_("Nobody owes anything.")]
     lines.append(_("Totals: %(totals)s", totals=", ".join(f"{isolated(p)} {money(v, currency, signed=True)}"
                                                               for p, v in totals.items())))
     lines.append(_("Scoreboard: %(url)s", url=watch))
@@ -150,8 +171,7 @@ def hand_text(table, b, row) -> str:
 def season_text(name: str, transfers, currency: str, standings, watch: str) -> str:
     """The season's settling up for the group chat: the circle, who pays whom, each person's money, its link."""
     lines = [name]
-    lines += [_("%(payer)s pays %(payee)s %(amount)s", payer=isolated(t.payer), payee=isolated(t.payee),
-                amount=money(t.amount, currency)) for t in transfers] or [_("Nobody owes anything.")]
+    lines += [transfer_text(t, currency) for t in transfers] or [_("Nobody owes anything.")]
     lines.append(_("Totals: %(totals)s", totals=", ".join(
         f"{isolated(s.name)} {money(s.money.get(currency, 0), currency, signed=True)}" for s in standings)))
     lines.append(_("Scoreboard: %(url)s", url=watch))

@@ -29,7 +29,8 @@ from .site import asked_tags
 BOARD = ("totals", "chart", "numbers-body", "seated", "hands")  # what any change of the table may move
 POLL = (*BOARD, "live", "hand-title")  # a poll: also its own element (the new tag) and the next hand's heading
 SAVE = ("said", *BOARD, "undo-last")  # a Save's answer: also the line saying the hand, and the Undo button
-CIRCLE = ("circle-board", "live")  # a circle's poll: its board (standings, chart, what is owed, the pot, the evenings)
+CIRCLE = ("circle-board", "season-cup-board", "live")  # a circle's poll: its board (standings, chart, what is owed, the
+# pot, the evenings), its season of cups (issue 38 item 9)
 CUP = ("cup-board", "live")  # a cup's poll (issue 38): the round's tables, the standings
 PROJECTOR = ("cup-projector", "live")  # a cup's projector view: the round's count and the standings, large
 REGIONS = {"poll": POLL, "save": SAVE, "circle": CIRCLE, "cup": CUP, "projector": PROJECTOR}

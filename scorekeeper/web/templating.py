@@ -24,7 +24,7 @@ from .deck import card_title, deck_for
 from .house_rules import option_title
 from .l10n import LANGUAGES, colon, isolated, money, points, say, semicolon, signed, when
 from .links import lan_base, qr, table_ref
-from .said import hand_said, hand_text, table_changes
+from .said import hand_said, hand_text, paid_text, table_changes
 from .scoreboard import REGIONS, etag, live_etag, select_oob
 from .site import lang_url
 from .table_form import new_token
@@ -94,7 +94,7 @@ def install(app) -> None:
         "card_title": card_title, "format_datetime": format_datetime, "format_date": format_date, "when": when,
         # the scoreboard (web/scoreboard.py's regions and versions; the evening's chart and numbers, once each)
         "select_oob": select_oob, "regions": REGIONS, "live_etag": live_etag, "poll_etag": etag, "page_size": evening.PAGE, "changes_said": table_changes,
-        "hand_said": hand_said, "hand_text": hand_text,
+        "hand_said": hand_said, "hand_text": hand_text, "paid_text": paid_text,
         "evening_chart": lambda b: b.once(("chart", l10n.locale_id()), chart),
         "evening_numbers": lambda b: b.once("numbers", evening.numbers),
         # the hand form and its counting aid

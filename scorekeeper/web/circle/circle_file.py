@@ -1,13 +1,16 @@
 """A circle as a file: its name, every evening (each a table's export, with its lines marked paid), the season's own
-paid lines and its pot. Reading it back checks every part as the forms do, and stores all of it or nothing."""
+paid lines and its pot, its season's cups (each a cup's export, web/cup/cup_file.py) and the rule they add up by.
+Reading it back checks every part as the forms do, and stores all of it or nothing."""
 from __future__ import annotations
 
 from flask_babel import gettext as _
 
 from ... import store
 from ...engine import season
+from ...engine.season_cup import MOST_PLACES, SEASON_RULES
 from ...engine.settle import BANK, COINS
 from .. import bounds
+from ..cup.cup_file import cup_json, parse_cup
 from ..seating_check import name_problem, tidy
 from ..l10n import isolated
 from ..table_file import BadImport, parse, read_day, read_when, small_number, table_json
@@ -15,10 +18,12 @@ from ..table_file import BadImport, parse, read_day, read_when, small_number, ta
 FORMAT = "scorekeeper.circle"
 MAX_EVENINGS = 1000  # a weekly table for twenty years
 MAX_NAME = 80
+MAX_CUPS = 200  # a monthly cup for sixteen years
 
 
 def circle_json(circle) -> dict:
     """Describe a circle and everything it holds (its tables' totals for reading; re-derived on import)."""
+    rule = store.season_rule(circle.id)
     evenings = []
     for table in store.circle_tables(circle.id):
         data = table_json(table, store.list_hands(table.id))
@@ -32,7 +37,10 @@ def circle_json(circle) -> dict:
                           for first, amount in store.pot_rule_of(circle.id)],
             "paid": [_paid(p) for p in store.paid_in_circle(circle.id) if p.table_id is None],
             "pot": [{"amount": e.amount, "currency": e.currency, "who": e.who, "note": e.note,
-                     "at": e.created_at.isoformat()} for e in store.pot_entries_of(circle.id)]}
+                     "at": e.created_at.isoformat()} for e in store.pot_entries_of(circle.id)],
+            # its season of cups (issue 38 item 9), each as the cup's own file, and how they add up
+            "cups": [cup_json(c) for c in store.circle_cups(circle.id)],
+            "cup_rule": {"rule": rule.rule, "n": rule.n, "places": list(rule.places)}}
 
 
 def _paid(p) -> dict:
@@ -42,8 +50,8 @@ def _paid(p) -> dict:
 
 def parse_circle(data) -> tuple:
     """Check an exported circle; return (name, created_at, evenings, paid, pot, what its watch link shows: money,
-    ranking, the pot's rule and its changes) as store.import_circle takes them,
-    or raise BadImport with a sentence naming the evening and the part."""
+    ranking, the pot's rule and its changes, its cups, their rule) as store.import_circle takes them,
+    or raise BadImport with a sentence naming the evening, the cup and the part."""
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("format_version") != 1:
         raise BadImport(_("This is not a circle exported from Scorekeeper."))
     name = " ".join(data["name"].split()) if isinstance(data.get("name"), str) else ""
@@ -79,7 +87,36 @@ def parse_circle(data) -> tuple:
             _("The season's lines marked paid name %(name)s, who played none of the file's evenings."))
     _played(everyone, [who for _a, _c, who, _n, _w in pot if who is not None],
             _("The pot names %(name)s, who played none of the file's evenings."))
-    return name, created_at, evenings, paid, pot, watch.get("money", True), watch.get("ranking", True), rule, rules
+    cups, cup_rule = _cups(data.get("cups", [])), _cup_rule(data.get("cup_rule"))
+    return (name, created_at, evenings, paid, pot, watch.get("money", True), watch.get("ranking", True), rule, rules,
+            cups, cup_rule)
+
+
+def _cups(found) -> list[dict]:
+    """The season's cups, each read as a cup's own file is (web/cup/cup_file.py), its sentence naming the cup."""
+    if not isinstance(found, list) or len(found) > MAX_CUPS:
+        raise BadImport(_("The file's cups are not valid (at most %(n)s).", n=MAX_CUPS))
+    out = []
+    for n, item in enumerate(found, 1):
+        try:
+            out.append(parse_cup(item))
+        except BadImport as e:
+            raise BadImport(_("Cup %(n)s: %(message)s", n=n, message=str(e))) from None
+    return out
+
+
+def _cup_rule(found) -> tuple | None:
+    """How the season's cups add up, as the circle's form takes it: (rule, the best N, the places' cup points), or
+    None (a file made before the season of cups: the sum)."""
+    if found is None:
+        return None
+    rule, n, places = (found.get(k) for k in ("rule", "n", "places")) if isinstance(found, dict) else (None,) * 3
+    good = (rule in SEASON_RULES and type(n) is int and 0 <= n <= 99 and (rule != "best" or n >= 1)
+            and isinstance(places, list) and 1 <= len(places) <= MOST_PLACES
+            and all(type(p) is int and 0 <= p <= 9999 for p in places) and places == sorted(places, reverse=True))
+    if not good:
+        raise BadImport(_("The file's rule for adding up the cups is not valid."))
+    return rule, n, tuple(places)
 
 
 def _pot_rules(found) -> list[tuple]:

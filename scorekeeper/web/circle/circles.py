@@ -78,7 +78,7 @@ def filters_asked(args) -> tuple[season.Filters, dict]:
 
 def render_page(circle, template: str = "circle/page.html", status: int = 200, **extra):
     """Render the circle's page (or its board alone, for the poll) as season.page works it out."""
-    tag = store.circle_tag(circle.id)  # read before the evenings: a change meanwhile is a newer tag, polled again
+    tag = store.circle_page_tag(circle.id)  # read before the evenings: a change meanwhile is a newer tag, polled again
     played = ledger.evenings(circle.id, tag)
     filters, date_errors = filters_asked(request.args)
     if filters.game not in {e.played.game for e in played}:
@@ -188,7 +188,7 @@ def live(circle_id):
     """Answer the circle's poll as a table's is answered (web/scoreboard.py): 304 while its tag is the one the
     phone shows, else the board's regions and the poll with its new tag."""
     circle = load_circle(circle_id)
-    return scoreboard.answer_poll(store.circle_tag(circle.id),
+    return scoreboard.answer_poll(store.circle_page_tag(circle.id),
                                   lambda: render_page(circle, template="circle/_poll.html")[0])
 
 
@@ -520,12 +520,20 @@ def _money_file(circle) -> None:
         refuse(_("This circle keeps its money from the watch link, and its file holds the money: ask its scorer."))
 
 
+def _cups_file(circle) -> None:
+    """Refuse the circle's file (which holds its cups' money) to a watch link if one of its cups keeps its money from its own."""
+    if circle.role != store.SCORER and not all(c.watch_money for c in store.circle_cups(circle.id)):
+        refuse(_("A cup of this circle keeps its money from the watch link, and the circle's file holds it: ask the "
+                 "circle's scorer."))
+
+
 @bp.get("/c/<circle_id>/export.json")
 @viewer_ok
 def export_json(circle_id):
     """The whole circle as one file: importing it restores the circle, its evenings, its marks and its pot."""
     circle = load_circle(circle_id)
     _money_file(circle)
+    _cups_file(circle)
     body = json.dumps(circle_file.circle_json(circle), ensure_ascii=False, indent=1)
     return Response(body, mimetype="application/json",
                     headers={"Content-Disposition": attachment(file_name(circle.name, today().isoformat(),
@@ -569,6 +577,12 @@ def import_circle():
         try:
             data = read_upload(request.files.get("file"), _("Choose a circle's JSON export (at most 2 MB)."))
             key = store.import_circle(*circle_file.parse_circle(data))
+            cups = store.circle_cups(store.find_circle(key).id)
+            if cups:  # their directors' links, once: the circle's page shows each cup by its watch link only
+                links = "; ".join(f"{c.name}: " + external("cups.show", tournament_id=store.share_links(
+                    c.id, store.TOURNAMENT)[store.SCORER]) for c in cups)
+                flash(_("Its cups were restored too, each under a new director's link (keep them): %(links)s",
+                        links=links), "message")
             return redirect(url_for("circles.show", circle_id=key), 303)
         except BadImport as e:
             message = str(e)

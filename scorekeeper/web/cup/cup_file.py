@@ -12,11 +12,16 @@ from ...engine.errors import ScoreError
 from ...engine.games import all_games, resolve_rules
 from ..bounds import invisible
 from ..parse import evening_day, today
+from ..round_clock import MOST_MINUTES
 from ..seating_check import name_problem, tidy
 from ..table_file import BadImport, parse, read_when, small_number, table_json
 
 FORMAT = "scorekeeper.cup"
 CURRENCIES = ("CHF", "EUR")
+MAX_PLAYERS = 400  # a cup's bounds, its form's and its file's (a circle's file holds its cups' too)
+MAX_ROUNDS = 12
+MAX_GAMES = 60
+MOST_FEE = 100_000  # an entry fee's most, minor units (1,000.00)
 
 
 def cup_json(cup) -> dict:
@@ -31,8 +36,10 @@ def cup_json(cup) -> dict:
             "game": cup.game, "rules": cup.rules, "rounds": cup.rounds, "games_per_round": cup.games_per_round,
             "seed": cup.seed, "closed_rounds": cup.closed_rounds, "created_at": cup.created_at.isoformat(),
             "ranking": {"rule": cup.ranking, "n": cup.ranking_n, "rate": cup.rate, "currency": cup.currency,
-                        "pot": cup.pot},
+                        "pot": cup.pot, "entry_fee": cup.entry_fee},
             "watch": {"money": cup.watch_money},
+            "clock": {"minutes": cup.round_minutes,  # a round's clock: each round's minutes, the one running's end
+                      "ends_at": cup.round_ends_at.isoformat() if cup.round_ends_at else None},
             "players": [{"number": e.number, "name": e.name, "active": e.active, "fixed_table": e.fixed_table}
                         for e in store.entrants(cup.id)],
             "tables": tables,
@@ -40,7 +47,8 @@ def cup_json(cup) -> dict:
                     for kind, r, n, at in reversed(store.cup_log(cup.id))]}
 
 
-def parse_cup(data, most_rounds: int, most_games: int, most_players: int) -> dict:
+def parse_cup(data, most_rounds: int = MAX_ROUNDS, most_games: int = MAX_GAMES,
+              most_players: int = MAX_PLAYERS) -> dict:
     """Check an exported cup; return what store.import_tournament takes, or raise BadImport with one sentence
     naming the part (the round and table, the player)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("format_version") != 1:
@@ -73,9 +81,15 @@ def parse_cup(data, most_rounds: int, most_games: int, most_players: int) -> dic
     watch = data.get("watch", {"money": True})  # a file made before the director chose: the money shown
     if not isinstance(watch, dict) or not isinstance(watch.get("money"), bool):
         raise BadImport(_("The cup's watch settings in the file are not valid."))
-    return dict(watch_money=watch["money"], name=name, held_on=held_on, game=game.id, rules=rules, rounds=rounds, games_per_round=games,
-                seed=seed, closed_rounds=closed, created_at=read_when(data.get("created_at")), players=players,
-                tables=tables, log=log, **ranking)
+    clock = data.get("clock", {"minutes": 0, "ends_at": None})  # a file made before the clock: none
+    if not isinstance(clock, dict) or not (small_number(clock.get("minutes")) and clock["minutes"] <= MOST_MINUTES):
+        raise BadImport(_("The cup's round clock in the file is not valid."))
+    playing = closed < max((t[0] for t in tables), default=0)  # a round drawn and not closed: its clock runs on
+    ends_at = read_when(clock["ends_at"]) if playing and clock.get("ends_at") is not None else None
+    return dict(round_minutes=clock["minutes"], round_ends_at=ends_at, watch_money=watch["money"], name=name,
+                held_on=held_on, game=game.id, rules=rules, rounds=rounds, games_per_round=games, seed=seed,
+                closed_rounds=closed, created_at=read_when(data.get("created_at")), players=players, tables=tables,
+                log=log, **ranking)
 
 
 def _ranking(found, rounds: int) -> dict:
@@ -89,7 +103,11 @@ def _ranking(found, rounds: int) -> dict:
             and (rate > 0 or (rule != "money" and pot == "none")))
     if not good:
         raise BadImport(_("The cup's ranking in the file is not valid."))
-    return dict(ranking=rule, ranking_n=n if rule in ("best", "drop") else 0, rate=rate, currency=currency, pot=pot)
+    fee = found.get("entry_fee", 0)  # a file made before the entry fee: none
+    if not (small_number(fee) and fee <= MOST_FEE):
+        raise BadImport(_("The cup's ranking in the file is not valid."))
+    return dict(ranking=rule, ranking_n=n if rule in ("best", "drop") else 0, rate=rate, currency=currency, pot=pot,
+                entry_fee=fee)
 
 
 def _players(found, most: int) -> list[tuple]:

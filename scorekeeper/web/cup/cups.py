@@ -28,22 +28,21 @@ from ..access import load_tournament, polled, refuse, viewer_ok
 from ..bounds import invisible
 from ..cup_results import ranking_of
 from ..cup_results import results as _results
-from ..l10n import locale_id, say
+from ..l10n import locale_id, money, say
 from ..kept import of_app
 from ..links import external, qr
-from ..parse import digits, money_minor
+from ..parse import amount_minor, digits, money_minor
+from ..round_clock import MOST_MINUTES, clock_of
 from ..seating_check import name_problem, tidy
 from ..spreadsheet import Sheet, as_text
 from ..table_file import BadImport, read_upload
 from ..table_form import CURRENCIES, rule_value, rules_form
 from . import cup_file
+from .cup_file import MAX_GAMES, MAX_PLAYERS, MAX_ROUNDS, MOST_FEE
 
 bp = Blueprint("cups", __name__)
 
 MAX_NAME = 80
-MAX_PLAYERS = 400
-MAX_ROUNDS = 12
-MAX_GAMES = 60
 
 
 def _form_problems(form) -> tuple[dict, dict]:
@@ -87,9 +86,35 @@ def _form_problems(form) -> tuple[dict, dict]:
             errors["players"] = _("A cup has at most %(n)s players.", n=MAX_PLAYERS)
     rules = _house_rules(form, game, errors)
     ranking = _ranking(form, rounds, errors)
+    entry_fee = _entry_fee(form.get("entry_fee"), form.get("currency") or "EUR", errors)
+    minutes = _minutes(form.get("round_minutes"))
+    if minutes is None:
+        errors["round_minutes"] = _("A round's minutes are a whole number from 0 to %(n)s, or leave it empty: no "
+                                    "clock.", n=MOST_MINUTES)
     values = dict(name=name, held_on=held_on, game=game, rounds=rounds, games=games, seed=seed, names=names,
-                  rules=rules, **ranking)
+                  rules=rules, round_minutes=minutes, entry_fee=entry_fee, **ranking)
     return values, errors
+
+
+def _entry_fee(text, currency: str, errors: dict) -> int:
+    """The entry fee each player who plays pays into the pot, as typed (empty: none); a sentence at its field if it
+    can't be one."""
+    if not (text or "").strip():
+        return 0
+    try:
+        fee = amount_minor(text)
+    except ValueError as e:
+        errors["entry_fee"] = str(e)
+        return 0
+    if fee > MOST_FEE:
+        errors["entry_fee"] = _("An entry fee is at most %(most)s.", most=money(MOST_FEE, currency))
+    return fee
+
+
+def _minutes(text) -> int | None:
+    """A round's clock as typed: its minutes (empty: 0, no clock), or None if it can't be one."""
+    minutes = digits(text, 3) if (text or "").strip() else 0
+    return minutes if minutes is not None and minutes <= MOST_MINUTES else None
 
 
 def _house_rules(form, game, errors: dict) -> dict:
@@ -169,7 +194,8 @@ def new_cup():
             key = store.create_tournament(values["name"], values["held_on"], game.id, values["rules"],
                                           values["rounds"], values["games"], values["seed"], values["names"],
                                           values["ranking"], values["ranking_n"], values["rate"], values["currency"],
-                                          values["pot"], circle_id=circle.id if circle else None)
+                                          values["pot"], circle_id=circle.id if circle else None,
+                                          round_minutes=values["round_minutes"], entry_fee=values["entry_fee"])
             return redirect(url_for("cups.show", tournament_id=key), 303)
     game = GAMES.get(form.get("game") or "") or next(iter(GAMES.values()))
     shown = form if request.method == "POST" and form.get("rules_for") == game.id else None
@@ -223,7 +249,9 @@ def board(cup) -> dict:
                 playing=len(playing),
                 day=format_date(cup.held_on, "long"), director=cup.role == store.SCORER, ranking=ranking,
                 money_shown=cup.shows_money(),
-                pot=cup_model.pot(standings), cents=cents, tag=store.tournament_tag(cup.id))
+                pot=cup_model.pot(standings), fees=cup_model.entry_fees(standings, cup.entry_fee), cents=cents,
+                tag=store.tournament_tag(cup.id),
+                clock=clock_of(cup, current))
 
 
 def render_page(cup, template: str = "cup/page.html", status: int = 200, **extra):
@@ -241,6 +269,7 @@ def render_page(cup, template: str = "cup/page.html", status: int = 200, **extra
                   for t in placed]
     return render_template(template, **shown, watch_url=watch, watch_qr=code, errors=extra.get("errors", {}),
                            walk_in=extra.get("walk_in", ""), said=extra.get("said"), fixed=extra.get("fixed", {}),
+                           minutes=extra.get("minutes"),
                            closed_tables=closed, log=store.cup_log(cup.id) if closed else []), status
 
 
@@ -462,6 +491,25 @@ def correct(tournament_id):
     return redirect(url_for("cups.show", tournament_id=cup.id, _anchor="corrections"), 303)
 
 
+@bp.post("/k/<tournament_id>/clock")
+def clock(tournament_id):
+    """Set the clock of the round being played: it ends the minutes given from now (0: no clock)."""
+    cup = load_tournament(tournament_id)
+    round_no = digits(request.form.get("round"), 2) or 0
+    text = request.form.get("minutes") or ""
+    minutes = _minutes(text) if text.strip() else None
+    if minutes is None:
+        return render_page(cup, status=400, minutes=text, errors={"minutes": _(
+            "Write the minutes from now: a whole number from 0 (no clock) to %(n)s.", n=MOST_MINUTES)})
+    try:
+        store.set_round_clock(cup.id, round_no, minutes)
+    except store.RoundOpen:
+        return render_page(store.get_tournament(cup.id, cup.role), status=409,
+                           said=_("Round %(n)s isn't being played: only the round being played has a clock.",
+                                  n=round_no))
+    return redirect(url_for("cups.show", tournament_id=cup.id, _anchor="clock"), 303)
+
+
 @bp.post("/k/<tournament_id>/close")
 def close(tournament_id):
     """Close the round being played: every table in, or the director ending those that aren't (end=1)."""
@@ -526,4 +574,5 @@ def player(tournament_id, number):
                    others=[(n, names.get(n, "?")) for n in t.seats if n != number],
                    points=points.get((t.round, t.number)))
               for t in store.cup_tables(cup.id) if number in t.seats]
-    return render_template("cup/player.html", cup=cup, line=line, rounds=rounds, day=shown["day"], game=shown["game"])
+    return render_template("cup/player.html", cup=cup, line=line, rounds=rounds, day=shown["day"], game=shown["game"],
+                           clock=shown["clock"])

@@ -72,15 +72,29 @@ def paid(table_id):
         if circle is not None:
             ledger.mark_paid(circle, *line, table.currency, token, seen)
         else:
-            remaining, _paid, _counted = open_lines(table, evening.build(Setup.of(table), store.list_hands(table.id),
-                                                                          range(0)))
-            if line not in {(t.payer, t.payee, t.amount) for t in remaining.transfers}:
-                raise store.AlreadyPaid()
-            store.mark_paid(*line, table.currency, table_id=table.id, token=token, seen=seen)
+            _mark_evening_paid(table, line, token, seen)
     except store.AlreadyPaid:
         flash(_("That line isn't owed any more (marked paid on another phone, or the hands changed): here is what "
                 "is owed now."), "message")
     return redirect(url_for("settle.show", table_id=table.id), 303)
+
+
+def _mark_evening_paid(table, line: tuple, token: str | None, seen: int) -> None:
+    """Mark a line of an evening in no circle paid; store.AlreadyPaid if it isn't owed now. The line is found owed at
+    the table's version, and marked only if the version is still that under the table's lock: else it is worked out
+    again (a hand saved or changed on another phone in between), as a circle's line is (ledger.mark_paid)."""
+    for _try in range(ledger.TRIES):
+        version = store.table_version(table.id)  # read first: a hand saved after it moves it on
+        remaining, _paid, _counted = open_lines(table, evening.build(Setup.of(table), store.list_hands(table.id),
+                                                                      range(0)))
+        if line not in {(t.payer, t.payee, t.amount) for t in remaining.transfers}:
+            raise store.AlreadyPaid()
+        try:
+            store.mark_paid(*line, table.currency, table_id=table.id, token=token, seen=seen, version=version)
+            return
+        except store.Moved:
+            continue  # another phone changed the evening since: is the line still owed?
+    raise store.AlreadyPaid()
 
 
 @bp.post("/t/<table_id>/settle/unpaid")

@@ -54,14 +54,10 @@ def change(table_id):
     """Change the table from the next hand on: who plays, the stake, the house rules."""
     table, game = load(table_id)
     errors, values = {}, {}
-    allowed = game.players_allowed(resolve_rules(game, table.rules))
     # a cup's table (issue 38): its seats are the draw's and its stake and house rules the cup's, for every table
     cup = store.tournament_of_table(table.id) is not None
-    fixed = allowed.start == allowed.stop - 1 or cup
     if request.method == "GET":
-        values = {f"name{i}": p for i, p in enumerate(table.players)}
-        values["stake"] = amount_field(table.stake, table.currency)
-        form = rules_form(game, table.rules)
+        values, form = _as_it_is(game, table)
     elif store.changed_by(table.id, request.form.get("token")):
         # this very form was posted before (a double tap, a resend after a dropped answer): the first post changed
         # the table; this one answers as it did and changes nothing more
@@ -70,14 +66,12 @@ def change(table_id):
         # another phone changed the table (or saved a hand) since this form was opened: nothing half-applied
         errors["players"] = _("The table was changed on another phone meanwhile. Here it is as it is now: "
                               "make your change again.")
-        values = {f"name{i}": p for i, p in enumerate(table.players)}
-        values["stake"] = amount_field(table.stake, table.currency)
-        form = rules_form(game, table.rules)
+        values, form = _as_it_is(game, table)
     else:
         values = request.form.to_dict()
         form = rules_form(game, table.rules, request.form)
         former = {p.casefold() for h in store.list_hands(table.id) for p in seated(h)}
-        settings = check(game, table, values, form, errors, fixed, former, cup)
+        settings = check(game, table, values, form, errors, _fixed(game, table, cup), former, cup)
         if settings is not None:
             players, stake, rules, renames = settings
             try:
@@ -91,13 +85,8 @@ def change(table_id):
                 errors["players"] = _("The table was changed on another phone meanwhile. Here it is as it is "
                                       "now: make your change again.")
                 table = store.get_table(table.id)
-                values = {f"name{i}": p for i, p in enumerate(table.players)}
-                values["stake"] = amount_field(table.stake, table.currency)
-                form = rules_form(game, table.rules)
-    return render_template("table/setup.html", table=table, game=game, values=values, errors=errors,
-                           rules=form, fixed=fixed, cup=cup, token=new_token(), max_name=MAX_NAME,
-                           day=table.day.isoformat(),
-                           dated=request.args.get("dated") == "1")
+                values, form = _as_it_is(game, table)
+    return _page(game, table, values, errors, form, cup, table.day.isoformat(), request.args.get("dated") == "1")
 
 
 @bp.post("/t/<table_id>/setup/date")
@@ -108,14 +97,30 @@ def evening_date(table_id):
     try:
         store.set_played_on(table.id, evening_day(typed, today()))
     except ValueError as e:
-        allowed = game.players_allowed(resolve_rules(game, table.rules))
-        values = {f"name{i}": p for i, p in enumerate(table.players)}
-        values["stake"] = amount_field(table.stake, table.currency)
-        return render_template("table/setup.html", table=table, game=game, values=values,
-                               errors={"played_on": str(e)}, rules=rules_form(game, table.rules),
-                               fixed=allowed.start == allowed.stop - 1, cup=False, token=new_token(), max_name=MAX_NAME,
-                               day=typed, dated=False), 400
+        values, form = _as_it_is(game, table)
+        cup = store.tournament_of_table(table.id) is not None
+        return _page(game, table, values, {"played_on": str(e)}, form, cup, typed, False), 400
     return redirect(url_for("setup.change", table_id=table.id, dated=1), 303)
+
+
+def _as_it_is(game, table) -> tuple[dict, object]:
+    """The change form's fields and house rules as the table is now."""
+    values = {f"name{i}": p for i, p in enumerate(table.players)}
+    values["stake"] = amount_field(table.stake, table.currency)
+    return values, rules_form(game, table.rules)
+
+
+def _fixed(game, table, cup: bool) -> bool:
+    """Whether nobody joins or leaves: a game of one number of players, or a cup's table (its seats are the draw's)."""
+    allowed = game.players_allowed(resolve_rules(game, table.rules))
+    return allowed.start == allowed.stop - 1 or cup
+
+
+def _page(game, table, values: dict, errors: dict, form, cup: bool, day: str, dated: bool) -> str:
+    """The page to change the table, with what was typed and the messages at their fields."""
+    return render_template("table/setup.html", table=table, game=game, values=values, errors=errors, rules=form,
+                           fixed=_fixed(game, table, cup), cup=cup, token=new_token(), max_name=MAX_NAME, day=day,
+                           dated=dated)
 
 
 def check(game, table, values: dict, form, errors: dict, fixed: bool, former: set = frozenset(), cup: bool = False):

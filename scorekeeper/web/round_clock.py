@@ -1,0 +1,40 @@
+"""A round's clock (issue 38 item 1: "or a time limit the director closes"), as every page of the round shows it:
+the director's and the watch page, the projector, the player's page and the round's tables' own pages. The server
+writes the end as a clock time and the minutes left when the page was made (enough without scripts);
+static/round_clock.js counts down each second from the server's end and now, with no poll of its own. At zero it says
+the time is up; the director still closes the round (ending the unfinished tables), as without a clock."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from flask_babel import format_time
+
+MOST_MINUTES = 600  # ten hours: a round's clock, the new cup's form's and the director's
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The round being played's clock, as a page shows it: its round, its end (UTC, and as the app's clock time),
+    the server's now, the whole minutes left then (rounded up), and whether the time is up."""
+
+    round: int
+    ends: str  # ISO 8601 in UTC, read by static/round_clock.js
+    now: str
+    at: str  # the end as a clock time in the app's time zone (BABEL_DEFAULT_TIMEZONE), for a page without scripts
+    minutes_left: int
+    up: bool
+
+
+def clock_of(cup, round_no: int) -> Clock | None:
+    """The clock of round `round_no` if it is the one being played and has one, else None."""
+    if cup.round_ends_at is None or round_no < 1 or cup.closed_rounds >= round_no:
+        return None
+    now = datetime.now(timezone.utc)
+    left = (cup.round_ends_at - now).total_seconds()
+    return Clock(round_no, _iso(cup.round_ends_at), _iso(now), format_time(cup.round_ends_at, "short"),
+                 max(0, -int(-left // 60)), left <= 0)
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
