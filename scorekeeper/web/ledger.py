@@ -44,6 +44,23 @@ def evenings(circle_id: str, tag: str | None = None) -> list[Evening]:
     return out
 
 
+PAGES_KEPT = 200  # circles' pages worked out, per app process, all circles together
+
+
+def season_page(circle_id: str, tag: str, played: list[Evening], filters: season.Filters, today, *, money: bool,
+                ranking: bool, **given) -> season.SeasonPage:
+    """season.page of the circle's evenings (`played`, read at `tag`), worked out once per circle tag, filters, day
+    and what the link shows (`money`, `ranking`): the tag names everything else it is given (`given`: the lines
+    marked paid, the pot's entries and rule), so a page or a changed poll shown again adds up no evening."""
+    kept = of_app("circle-pages", PAGES_KEPT)
+    key = (circle_id, tag, filters, today, money, ranking)
+    found = kept.at(key, 0)
+    if found is None:
+        found = season.page([e.played for e in played], filters, today, money=money, ranking=ranking, **given)
+        kept.keep(key, 0, found)
+    return found
+
+
 def owed(circle, played: list[Evening] | None = None, paid: list | None = None) -> dict:
     """What is still owed over the circle's season: {currency: Settlement}, the pot's rule included."""
     played = evenings(circle.id) if played is None else played
