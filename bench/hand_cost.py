@@ -1,9 +1,9 @@
-"""A hand's whole cost on the scorer's phone (issue 40): a Troccas table of 20 hands opened under the service worker
-(kept), then hands typed through the form as a player does (the partner, the points: the preview; Save), in a
-scripted Chromium at 390x844 through bench/pwa.py's counting proxy (every byte both ways, headers included, the
-worker's own fetches included, the scoreboard's polls apart), until the phone's copy of the page holds the hand
-and nothing has moved for 0.6 s. Goal (issue 40, "done when"): at most 3 KB up and 4 KB down a hand in all
-(preview, Save, kept copy). gunicorn as `serve` starts it, compressed as served.
+"""A hand's whole cost on the scorer's phone (issue 40): a Troccas table of 10, then of 100 hands, opened under the
+service worker (kept), then hands typed through the form as a player does (the partner, the points: the preview;
+Save), in a scripted Chromium at 390x844 through bench/pwa.py's counting proxy (every byte both ways, headers
+included, the worker's own fetches included, the scoreboard's polls apart), until the phone's copy of the page holds
+the hand and nothing has moved for 0.6 s. Goal (issue 40, "done when"): at most 3 KB up and 4 KB down a hand in all
+(preview, Save, kept copy). Served as `make run` serves it (waitress), compressed as served.
 """
 from __future__ import annotations
 
@@ -17,10 +17,15 @@ from scorekeeper import create_app, store
 from . import CHROMIUM_ARGS, server
 from .pwa import PHONE, PLAYERS, Proxy
 
-HANDS, TYPED = 20, 5
+SIZES, TYPED = (10, 100), 5
 
 
 def main() -> None:
+    for hands in SIZES:
+        measure(hands)
+
+
+def measure(hands: int) -> None:
     from playwright.sync_api import sync_playwright
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-hand-"))
@@ -28,24 +33,24 @@ def main() -> None:
     app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": url})
     with app.app_context():
         table = store.create_table("troccas", PLAYERS, {}, 5, "CHF", 0)
-        for k in range(HANDS):
+        for k in range(hands):
             store.add_hand(table.id, {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna", "points": 30 + k})
     app.extensions["store"].dispose()
     port = server.free_port()
-    proc = server.start(tmp, url, "bench", port)
+    proc = server.start(tmp, url, "bench", port, server="waitress")
     proxy = Proxy(port)
     page_url = f"http://127.0.0.1:{proxy.port}/t/{table.id}"
     kept = "async ([u, n]) => { const r = await (await caches.open('sk-pages')).match(u); " \
            "return !!r && (await r.text()).includes('data-hands=\"' + n + '\"'); }"
     per_hand = []
 
-    def wait_kept(page, hands: int) -> None:
-        """Wait until the phone's copy of the page holds `hands` hands (page.evaluate awaits the promise;
+    def wait_kept(page, n: int) -> None:
+        """Wait until the phone's copy of the page holds `n` hands (page.evaluate awaits the promise;
         wait_for_function would take the promise itself for a true value)."""
         end = time.monotonic() + 30
-        while not page.evaluate(kept, [page_url, hands]):
+        while not page.evaluate(kept, [page_url, n]):
             if time.monotonic() > end:
-                raise RuntimeError(f"the phone's copy never held {hands} hands")
+                raise RuntimeError(f"the phone's copy never held {n} hands")
             time.sleep(0.1)
     try:
         with sync_playwright() as pw:
@@ -55,7 +60,7 @@ def main() -> None:
             page.goto(page_url)
             page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
             page.reload()  # under the worker: the page kept
-            wait_kept(page, HANDS)
+            wait_kept(page, hands)
             page.locator("html[data-later=ran]").wait_for(state="attached", timeout=30_000)
             proxy.settle()
             for k in range(TYPED):
@@ -65,7 +70,7 @@ def main() -> None:
                 page.fill("input[name=points]", str(40 + k))
                 page.locator("#preview .sentence").wait_for(timeout=20_000)
                 page.locator("button.save").click()
-                wait_kept(page, HANDS + k + 1)
+                wait_kept(page, hands + k + 1)
                 proxy.settle()
                 with proxy.lock:
                     up = sum(e["up"] for e in proxy.exchanges)
@@ -78,7 +83,7 @@ def main() -> None:
         server.stop(proc)
     up = statistics.median(h[0] for h in per_hand)
     down = statistics.median(h[1] for h in per_hand)
-    print(f"a hand typed on a {HANDS}-hand Troccas table under the worker, median of {TYPED} (every byte both ways,"
+    print(f"a hand typed on a {hands}-hand Troccas table under the worker, median of {TYPED} (every byte both ways,"
           f" headers included, polls apart): {up / 1024:.1f} KB up (goal <= 3), {down / 1024:.1f} KB down (goal <= 4);"
           f" the last hand's requests (up/down): {', '.join(per_hand[-1][2])}")
 

@@ -1,4 +1,5 @@
-"""A saved hand end to end, against gunicorn as `make run` starts it (2 workers x 2 threads, SQLite WAL):
+"""A saved hand end to end, against the server `make run` starts (`python -m scorekeeper serve`: waitress, 2 workers x 2
+threads, SQLite WAL), the bare Flask app (bench/bare.py) under the very same command beside it:
 the scorer's Save as htmx sends it and what comes back, one watcher's changed poll, an idle poll, on
 Troccas tables of 10, 100, 1,000 and 1,990 hands (their saves reach the 2,000 a table holds), and saving on 50 tables at once.
 
@@ -51,7 +52,10 @@ class Conn:
         self.sock.sendall(raw)
         head = b""
         while not head.endswith(b"\r\n\r\n"):
-            head += self.file.readline()
+            line = self.file.readline()
+            if not line:  # the server closed the connection: said, not waited on forever
+                raise ConnectionError(f"{method} {path}: the connection was closed after {head!r}")
+            head += line
         got = {}
         for line in head.decode("latin-1").split("\r\n")[1:]:
             if ":" in line:
@@ -59,6 +63,9 @@ class Conn:
                 got[k.strip().lower()] = v.strip()
         data = self.file.read(int(got.get("content-length", 0)))
         ms = (time.perf_counter() - start) * 1000
+        if got.get("connection", "").lower() == "close":  # waitress closes after every 304: the next one reconnects
+            self.close()
+            self.__init__(self.port)
         return int(head.split(b" ", 2)[1]), got, data, len(raw), len(head) + len(data), ms
 
     def close(self):
@@ -262,8 +269,8 @@ def main() -> None:
                       "WTF_CSRF_ENABLED": False})
     tables = fill(app, SIZES)
     port = server.free_port()
-    proc = server.start(tmp, url, "bench", port)
-    bare = server.start(tmp, url, "bench", server.free_port(), app=server.BARE)
+    proc = server.start(tmp, url, "bench", port, server="waitress")  # as `make run` serves (scorekeeper/serve.py)
+    bare = server.start(tmp, url, "bench", server.free_port(), app=server.BARE, server="waitress")
     try:
         for n, (table_id, viewer) in tables.items():
             m = measure(port, table_id, viewer)

@@ -150,7 +150,8 @@ class Ratio:
                 f" {spread([x['rps'] for x in b], 0)} req/s, {spread([x['cpu_ms'] for x in b])} ms CPU a request."
                 f" By requests, the app's rate is {spread(self.by_requests, 3)} x the bare app's; by server CPU, a"
                 f" {unit} costs {spread(self.by_cpu, 1)} x a bare request (median (range) of {len(r)} slices of"
-                f" {self.seconds} s, each against the bare slices just before and after it)")
+                f" {self.seconds} s, each against the bare slices just before and after it); a bare request's CPU over"
+                f" a {unit}'s: {spread([1 / x for x in self.by_cpu], 3)} (issue 40's goal: at least 0.15)")
 
 
 def against_bare(app_slice, bare_port: int, bare_proc, slices: int = 8, seconds: int = 3) -> Ratio:

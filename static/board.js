@@ -21,8 +21,9 @@
     if (said && e.detail.elt && e.detail.elt.id === "hand-form" && xhr && xhr.status === 200 &&
         xhr.getResponseHeader("ETag")) {
       said.scrollIntoView({ block: "start" });
-      if (xhr.getResponseHeader("X-Hands")) {  // how many hands now: this phone's list of tables (static/tables.js)
-        document.dispatchEvent(new CustomEvent("scorekeeper:hands", { detail: { hands: xhr.getResponseHeader("X-Hands") } }));
+      var totals = document.getElementById("totals");  // swapped by the answer: how many hands the table has now
+      if (totals && totals.dataset.hands) {  // this phone's list of tables (static/tables.js)
+        document.dispatchEvent(new CustomEvent("scorekeeper:hands", { detail: { hands: totals.dataset.hands } }));
       }
     }
   });

@@ -37,9 +37,9 @@
         }
       });
     });
-    [["token", next.token], ["setup", next.setup]].forEach(function (p) {
+    [["token", next.token], ["setup", next.setup]].forEach(function (p) {  // no setup: the form's is still the table's
       var i = form.querySelector("input[name=" + p[0] + "]");
-      if (i) { i.value = i.defaultValue = p[1]; }
+      if (i && p[1]) { i.value = i.defaultValue = p[1]; }
     });
     form.querySelectorAll("input[name=group], .group-list, .count .total").forEach(function (el) { el.remove(); });
     // what a refused Save said about the last hand is not about the next one: a new form has no messages
@@ -78,11 +78,13 @@
     counted.remove();
   });
 
-  // Delete asks first (its form's data-confirm); in the capture phase of the window, before the offline queue
-  // (static/outbox.js) takes the post. Without scripts it deletes at once, and Undo is beside the trace it leaves.
+  // Delete asks first (a hand's Delete: its list's data-confirm-delete, its number put in for {n}; else the form's
+  // data-confirm); in the capture phase of the window, before the offline queue (static/outbox.js) takes the post.
+  // Without scripts it deletes at once, and Undo is beside the trace it leaves.
   window.addEventListener("submit", function (e) {
-    var f = e.target;
-    if (f.dataset && f.dataset.confirm && !window.confirm(f.dataset.confirm)) {
+    var f = e.target, list = f.dataset && f.dataset.delete && f.closest("[data-confirm-delete]");
+    var ask = list ? list.dataset.confirmDelete.replace("{n}", f.dataset.delete) : f.dataset && f.dataset.confirm;
+    if (ask && !window.confirm(ask)) {
       e.preventDefault();
       e.stopImmediatePropagation();
     }

@@ -21,6 +21,14 @@ document.addEventListener("htmx:configRequest", function (e) {
   if (meta && e.detail.verb !== "get") { e.detail.headers["X-CSRFToken"] = meta.content; }
 });
 
+// A form that came in an answer htmx swapped into the page has no token of its own (web/templating.py page_csrf): the
+// page's is written into it when it is sent (before the offline queue takes it, which sends a fresh one anyway).
+document.addEventListener("submit", function (e) {
+  var meta = document.querySelector('meta[name="csrf-token"]');
+  var field = e.target.querySelector("input[name=csrf_token]");
+  if (meta && field && !field.value) { field.value = meta.content; }
+}, true);
+
 // What matters once the page is in use (the outbox and its list, the worker's registration, the hand form, sharing,
 // the screen kept on: app/base.html's <template id="later">, a page's own among them) comes after
 // the page has loaded, fetched at once and run in its order: on a weak signal, what the page needs first comes

@@ -31,7 +31,7 @@ def hands(points, start=1):
 def said(e):
     return ([(r.index, r.hand.number, r.dealer, r.scores, r.payouts, r.after_units, r.after_money, r.summary,
               r.warnings, r.error, r.changes, r.low, r.high, r.charted) for r in e.rows],
-            e.units, e.money, e.next_dealer, e.games, e.players, e.left, e.pending)
+            e.units, e.money, e.next_dealer, e.games, e.players, e.left, e.pending, e.arrival)
 
 
 def test_the_totals_are_the_engines_scores_added_up():
@@ -61,6 +61,11 @@ def test_rows_hold_the_engines_lines_and_data_not_words():
     assert e.players == ["Anna", "Ben", "Cla", "Dario", "Zoë"] and e.left == {"Zoë"}
     # Zoë keeps hand 1's −4 units (36 − 40, docs/rules.md §1) at 5 Rappen; Dario hand 2's −4 at 10
     assert (e.units["Zoë"], e.money["Zoë"], e.money["Dario"]) == (-4, -20, -40)
+    # the order they came in (each one's colour on the chart): hand 1's seats, then Dario, who joined at hand 2
+    assert e.arrival == ("Anna", "Ben", "Cla", "Zoë", "Dario")
+    third = Hand(3, {"teams": [["Anna", "Dario"], ["Ben", "Cla"]], "side": "Anna", "points": 40}, setup=later)
+    extended = evening.extend(e, Setup("troccas", ("Anna", "Ben", "Cla", "Dario"), 10, "CHF", 0), [third])
+    assert said(extended) == said(evening.build(extended.setup, [*played, third]))  # the same order, kept
 
 
 def test_a_hand_the_engine_refuses_is_a_row_with_its_error_and_counts_nothing():

@@ -22,10 +22,13 @@ def test_migrations_create_the_schema_from_an_empty_database(db_app):
     assert set(inspect(db_app.extensions["store"]).get_table_names()) == names
 
 
-def test_sqlite_runs_in_wal_mode(tmp_path):
+def test_sqlite_runs_in_wal_mode_and_a_commit_is_on_the_disk(tmp_path):
+    """WAL, and synchronous FULL (2): each commit is flushed to the disk before the Save is answered, whatever a
+    system's SQLite defaults to in WAL mode (docs/deploy.md)."""
     app = create_app({"TESTING": True, "SECRET_KEY": "s", "DATABASE_URL": f"sqlite:///{tmp_path / 'w.sqlite'}"})
     with app.extensions["store"].connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2
 
 
 def test_a_lone_read_on_sqlite_runs_without_begin_and_rollback(tmp_path):

@@ -150,9 +150,10 @@ def test_csrf_is_required(csrf_app):
     assert "This form has expired" in r.get_data(as_text=True)
 
 
-def test_a_saves_answer_hands_on_the_token_it_was_sent_with_and_signs_none(csrf_app, monkeypatch):
-    """A Save's answer (its Undo form, its new row's Delete) carries the CSRF token the Save was checked with
-    (scorekeeper/__init__.py: csrf_token_as_checked), without signing a new one; that token saves the next hand too."""
+def test_a_saves_answer_carries_no_csrf_token_of_its_own_and_signs_none(csrf_app, monkeypatch):
+    """A Save's answer (its Undo form, its new row's Delete) carries no CSRF token: the page it is swapped into holds
+    it (its meta; static/page.js writes it into such a form when it is sent: web/templating.py page_csrf), so none is
+    signed for it, and the page's token saves the next hand too. A whole page's forms carry it (no scripts needed)."""
     from flask_wtf import csrf as wtf_csrf
     client = csrf_app.test_client()
     page = client.get("/tables/new/troccas").get_data(as_text=True)
@@ -166,10 +167,16 @@ def test_a_saves_answer_hands_on_the_token_it_was_sent_with_and_signs_none(csrf_
                         data={"csrf_token": token, "token": f"s{i}", "partner": "Cla", "side": "first", "points": "40"})
         assert r.status_code == 200, r.get_data(as_text=True)
         answer = r.get_data(as_text=True)
-        assert f'name="csrf_token" value="{token}"' in answer
-        assert set(re.findall(r'name="csrf_token" value="([^"]+)"', answer)) == {token}
-    assert signed == []  # nothing signed: the answers hand on the checked token
-    assert client.get(url).status_code == 200 and signed  # a page (no token checked) signs one as before
+        assert token not in answer
+        # Undo, and each row's Delete (no X-Board: the whole list, 1 row, then 2)
+        assert re.findall(r'name="csrf_token" value="([^"]*)"', answer) == [""] * (i + 2)
+    assert signed == []  # nothing signed for the answers
+    page = client.get(url).get_data(as_text=True)
+    assert signed  # a page (no token checked) signs one as before, and every form of it carries it
+    held = re.findall(r'name="csrf_token"(?: type="hidden")? value="([^"]*)"', page)
+    assert len(held) >= 4 and "" not in held, held  # the hand form, two rows' Delete, Undo at least
+    meta = re.search(r'<meta name="csrf-token" content="([^"]+)"', page).group(1)
+    assert set(held) == {meta}  # the one static/page.js writes into an answer's form
 
 
 def test_export_then_import_gives_back_the_same_table(client):

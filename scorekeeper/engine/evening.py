@@ -111,6 +111,9 @@ class Evening:
     players: list = field(default_factory=list)  # everyone who played this evening: the table's, then who left
     left: set = field(default_factory=set)  # who left the table (their balance is still settled)
     pending: tuple = ()  # changes of the table (Change) that apply from the next hand on
+    # everyone in the order they came to the table: the first hand's seats, then each who joined (a hand's changes),
+    # then who never played; a player's colour on the chart (web/chart.py), kept so that a Save needn't walk every hand
+    arrival: tuple = ()
 
     def once(self, name, make):
         """Return make(self), worked out once per evening (a kept evening serves many pages and polls)."""
@@ -241,7 +244,14 @@ def _add_row(rows: list, setup: Setup, h, then, everyone: list, words: bool):
     return under if broken is None else then  # the next hand's changes are said against the last readable setup
 
 
-def _evening(setup, game, rows, units, money, everyone, then, games=()) -> Evening:
+def arrival(rows: list, everyone: list) -> tuple:
+    """Everyone in the order they came to the table: the first hand's players, then each who joined (a row's
+    changes), then anyone else of `everyone` (Evening.arrival)."""
+    seated = [rows[0], *(r for r in rows if r.changes)] if rows else []
+    return tuple(dict.fromkeys([*(p for r in seated for p in r.players if p in everyone), *everyone]))
+
+
+def _evening(setup, game, rows, units, money, everyone, then, games=(), came=None) -> Evening:
     last = rows[-1] if rows else None
     after = next_dealer(setup.players, setup.first_dealer, last.dealer if last else None,
                         last.players if last else None)
@@ -252,7 +262,8 @@ def _evening(setup, game, rows, units, money, everyone, then, games=()) -> Eveni
         except DAMAGED:
             pass  # the last hand's house rules can't be read: its row says so
     return Evening(setup, game, rows, units, money, after, deal_games(setup, rows, games), everyone,
-                   {p for p in everyone if p not in setup.players}, pending)
+                   {p for p in everyone if p not in setup.players}, pending,
+                   arrival(rows, everyone) if came is None else came)
 
 
 def _setup_of(s: Setup) -> tuple:
@@ -280,7 +291,8 @@ def extend(e: Evening, setup: Setup, hands) -> Evening | None:
         return None
     units = settle.totals(e.players, [e.units, *(r.scores for r in new)])
     money = settle.totals(e.players, [e.money, *(r.payouts for r in new)])
-    return _evening(setup, e.game, rows, units, money, e.players, then, e.games)
+    # no one joined or left (no new row has changes): everyone came in the order they did
+    return _evening(setup, e.game, rows, units, money, e.players, then, e.games, e.arrival)
 
 
 def changes(then: Setup, now: Setup) -> tuple[Change, ...]:

@@ -59,6 +59,9 @@ def make_engine(url: str):
         dbapi.isolation_level = None  # the driver's own BEGIN is deferred; we emit ours below
         cur = dbapi.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
+        # every commit on the disk before it is answered (FULL: WAL's own default, which a system's SQLite may build
+        # as NORMAL; a Save's commit is ~4% of its CPU, docs/deploy.md)
+        cur.execute("PRAGMA synchronous=FULL")
         cur.execute("PRAGMA busy_timeout=30000")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()

@@ -25,9 +25,9 @@ def in_order_of_arrival(board) -> list[str]:
     """Return the players in the order they came to the table: the first hand's, then each one who joined.
 
     A player's colour (and line width) is their place in this order, so it stays theirs when someone joins or
-    leaves, whatever order the scoreboard lists them in. Seats change only where a hand says so (its changes)."""
-    seated = [board.rows[0], *(r for r in board.rows if r.changes)] if board.rows else []
-    return list(dict.fromkeys([*(p for r in seated for p in r.players if p in board.players), *board.players]))
+    leaves, whatever order the scoreboard lists them in. Seats change only where a hand says so (its changes): the
+    evening keeps the order (engine/evening.py Evening.arrival), so a Save doesn't walk every hand for it."""
+    return list(board.arrival)
 
 
 def chart(board) -> dict | None:

@@ -11,6 +11,7 @@ from .. import store
 from ..engine import season
 from ..engine.settle import BANK
 from . import scoreboard
+from .kept import of_app
 from .l10n import isolated, money
 
 
@@ -21,14 +22,43 @@ class Evening(NamedTuple):
     played: season.Played
 
 
-def evenings(circle_id: str) -> list[Evening]:
+EVENINGS_KEPT = 20_000  # evenings kept in circles' lists per app process, all circles together (~1 KB each)
+
+
+def evenings(circle_id: str, tag: str | None = None) -> list[Evening]:
     """The circle's evenings, oldest first, each with its totals from the evening kept for its table's version
-    (web/scoreboard.py: a page scores only the evenings that changed since it was last shown)."""
+    (web/scoreboard.py: a page scores only the evenings that changed since it was last shown).
+
+    With the circle's `tag` as the caller read it (store.circle_page_tag: every table's version is in it), the list is
+    read once per tag: a circle's page shown again, unchanged, reads none of its evenings (100 evenings: 100 tables'
+    rows read and their kept totals looked up, on every page and every changed poll of a watching phone)."""
+    kept = of_app("circle-evenings", EVENINGS_KEPT, weight=len)  # under (circle, tag): a tag has no order
+    if tag is not None and (found := kept.at((circle_id, tag), 0)) is not None:
+        return found
     out = []
     for table in store.circle_tables(circle_id):
         table, totals = scoreboard.totals(table)
         out.append(Evening(table, season.Played.of(table.id, table.day, totals)))
+    if tag is not None:  # an older tag's list goes when unused longest
+        kept.keep((circle_id, tag), 0, out)
     return out
+
+
+PAGES_KEPT = 200  # circles' pages worked out, per app process, all circles together
+
+
+def season_page(circle_id: str, tag: str, played: list[Evening], filters: season.Filters, today, *, money: bool,
+                ranking: bool, **given) -> season.SeasonPage:
+    """season.page of the circle's evenings (`played`, read at `tag`), worked out once per circle tag, filters, day
+    and what the link shows (`money`, `ranking`): the tag names everything else it is given (`given`: the lines
+    marked paid, the pot's entries and rule), so a page or a changed poll shown again adds up no evening."""
+    kept = of_app("circle-pages", PAGES_KEPT)
+    key = (circle_id, tag, filters, today, money, ranking)
+    found = kept.at(key, 0)
+    if found is None:
+        found = season.page([e.played for e in played], filters, today, money=money, ranking=ranking, **given)
+        kept.keep(key, 0, found)
+    return found
 
 
 def owed(circle, played: list[Evening] | None = None, paid: list | None = None) -> dict:

@@ -217,11 +217,10 @@ def after_save(table_id: str, written_: store.Added, since: int | None):
     return table, e, last, row, added
 
 
-def save_answer(response, table, e: Evening, next_hand: dict | None = None):
+def save_answer(response, table, next_hand: dict | None = None):
     """Say a Save's answer in the protocol: its ETag is the version it shows (the page's poll goes on from there),
-    X-Hands how many hands the table has now (this phone's list of tables, static/tables.js), X-Page-Tag the page's
-    tag (page_tag); with `next_hand`
-    (the next hand's token, setup and values: the phone already has the form), X-Next-Hand carries them and
+    X-Page-Tag the page's tag (page_tag); with `next_hand` (the next hand's token and values, and the table's setup
+    if it isn't the one the form was made for: the phone already has the form), X-Next-Hand carries them and
     nothing is swapped in place of the form (HX-Reswap: none; static/hand_form.js resets the form)."""
     if next_hand is not None:
         response.headers["HX-Reswap"] = "none"
@@ -230,7 +229,6 @@ def save_answer(response, table, e: Evening, next_hand: dict | None = None):
     # it (static/kept_pages.js), and asked with it later the server answers 304
     response.headers["X-Page-Tag"] = page_tag(table, request.path.rsplit("/hands", 1)[0] + "?")
     response.set_etag(etag(table.version))
-    response.headers["X-Hands"] = str(len(e.rows))
     return response
 
 

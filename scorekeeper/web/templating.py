@@ -5,8 +5,15 @@ answer renders a dozen partials). The one exception is the language of this requ
 """
 from __future__ import annotations
 
+import re
+
+from flask import request
 from flask_babel import format_date, format_datetime, get_locale
+from flask_babel import gettext as _
+from flask_wtf.csrf import generate_csrf
 from jinja2 import BytecodeCache
+from jinja2.ext import Extension
+from jinja2.lexer import Token
 
 from ..engine import evening
 from . import count_aid, hand_form, l10n
@@ -44,9 +51,40 @@ class Compiled(BytecodeCache):
 
 COMPILED = Compiled()
 
+LINE_BREAK = re.compile(r"[ \t]*\n\s*")  # a run of whitespace holding a line break: the templates' own indentation
+
+
+class Lines(Extension):
+    """The templates' own text with each run of whitespace that holds a line break written as that line break alone,
+    once, when a template is compiled: the indentation that makes a template readable isn't sent (a Save's answer
+    had ~80 B of it, compressed). A browser shows a run of whitespace as one space wherever it shows it at all
+    (HTML's whitespace collapsing), so every page looks and reads the same; no template has text in a <pre> or a
+    <textarea>, nor an attribute value over two lines (tests/test_templates.py). Only the templates' text is
+    touched, never what they are given to write."""
+
+    def filter_stream(self, stream):
+        for token in stream:
+            if token.type == "data":
+                token = Token(token.lineno, "data", LINE_BREAK.sub("\n", token.value))
+            yield token
+
+
+def page_csrf() -> str:
+    """The CSRF token a page's form posts: written into the form on a whole page (it posts without scripts too); in
+    an answer htmx swaps into a page, none: the page holds it already (its <meta name="csrf-token">), and
+    static/page.js writes it into a form that is sent without one (a Save's answer is ~90 B smaller, compressed)."""
+    return "" if request.headers.get("HX-Request") else generate_csrf()
+
+
+def confirm_delete() -> str:
+    """Delete's question, once on a list of hands (static/hand_form.js puts each hand's number in for {n}): a hand's
+    row, as a Save's answer brings it, needn't carry the sentence."""
+    return _("Delete hand %(n)s? Undo brings it back.", n="{n}")
+
 
 def install(app) -> None:
     app.jinja_env.bytecode_cache = COMPILED
+    app.jinja_env.add_extension(Lines)
     l10n.install(app)  # _(), gettext() and ngettext() in this request's language
     app.jinja_env.filters.update(say=say, pts=points, colon=colon, semicolon=semicolon,
                                   isolated=isolated)  # an engine sentence, and points (53, 40.5), for people
@@ -60,7 +98,8 @@ def install(app) -> None:
         "evening_chart": lambda b: b.once(("chart", l10n.locale_id()), chart),
         "evening_numbers": lambda b: b.once("numbers", evening.numbers),
         # the hand form and its counting aid
-        "new_token": new_token, "deck_for": deck_for, "hand_layout": hand_form.layout, "hand_errors": hand_form.errors,
+        "new_token": new_token, "page_csrf": page_csrf, "confirm_delete": confirm_delete,
+        "deck_for": deck_for, "hand_layout": hand_form.layout, "hand_errors": hand_form.errors,
         "hand_edit": hand_form.offline_edit,
         "count_tally": count_aid.tally, "aid_url": count_aid.url,
         # who may change the table; sharing it

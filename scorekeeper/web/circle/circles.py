@@ -79,15 +79,15 @@ def filters_asked(args) -> tuple[season.Filters, dict]:
 def render_page(circle, template: str = "circle/page.html", status: int = 200, **extra):
     """Render the circle's page (or its board alone, for the poll) as season.page works it out."""
     tag = store.circle_page_tag(circle.id)  # read before the evenings: a change meanwhile is a newer tag, polled again
-    played = ledger.evenings(circle.id)
+    played = ledger.evenings(circle.id, tag)
     filters, date_errors = filters_asked(request.args)
     if filters.game not in {e.played.game for e in played}:
         filters = replace(filters, game=None)
     money_shown = circle.shows_money()  # a watch link may be kept from the money and the ranking
     paid = store.paid_in_circle(circle.id) if money_shown else []
-    page = season.page([e.played for e in played], filters, datetime.now(timezone.utc).date(), paid=paid,
-                       pot_entries=store.pot_entries_of(circle.id) if money_shown else (),
-                       pot_rule=store.pot_rule_of(circle.id), money=money_shown, ranking=circle.shows_ranking())
+    page = ledger.season_page(circle.id, tag, played, filters, datetime.now(timezone.utc).date(), paid=paid,
+                              pot_entries=store.pot_entries_of(circle.id) if money_shown else (),
+                              pot_rule=store.pot_rule_of(circle.id), money=money_shown, ranking=circle.shows_ranking())
     scorer = circle.role == store.SCORER
     texts = {}
     if page.owed:

@@ -125,9 +125,11 @@ def saved(table_id, game, written: store.Added, aid_used: bool, since: int | Non
     next_hand = None
     if not aid_used:  # the phone resets its own form to the next hand's values (static/hand_form.js)
         last = b.rows[-1].hand.facts if b.rows else None
-        next_hand = {"token": new_token(), "setup": store.fingerprint(store.current_setup(table)),
-                     "values": hand_form.next_values(game, table, last)}
-    return scoreboard.save_answer(response, table, b, next_hand)
+        next_hand = {"token": new_token(), "values": hand_form.next_values(game, table, last)}
+        setup = store.fingerprint(store.current_setup(table))
+        if setup != request.form.get("setup"):  # the table was changed meanwhile: the next hand is for its setup now
+            next_hand["setup"] = setup
+    return scoreboard.save_answer(response, table, next_hand)
 
 
 def check_hand(form, table, aid):
