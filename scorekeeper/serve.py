@@ -163,7 +163,12 @@ def _app_answers_too_large(app, **kw):
     """waitress's server, whose refusal of a body over max_request_body_size is the app's own answer: waitress
     refuses it before a thread sees it, with an English text/plain 413 of its own; here the app is asked instead,
     without the body, and answers with its sentence, in the phone's language, as JSON under /api/ (web/site.py:
-    TOO_LARGE). The connection is closed after it, as waitress does: the rest of the body is never read."""
+    TOO_LARGE). The connection is closed after it, as waitress does: the rest of the body is never read.
+
+    And a connection stays open after an answer that has no body (a 304, the answer of every quiet poll: waitress
+    3.0.2 closes the connection after any answer without a Content-Length, though HTTP/1.1 sends none for a 304 and
+    the next request can follow at once), so a watching phone polling every 2 s keeps one connection, not a new one
+    (and over HTTPS a new handshake) a poll."""
     import io
 
     from waitress import create_server
@@ -181,7 +186,16 @@ def _app_answers_too_large(app, **kw):
             self.set_close_on_finish()
             super().execute()
 
+    class KeptOpen(WSGITask):
+        def set_close_on_finish(self):
+            bodiless = not self.has_body and self.version == "1.1" and not self.wrote_header
+            if bodiless and self.request.headers.get("CONNECTION", "").lower() != "close":
+                return  # (a 304 or 204: its end is its headers' end; the phone's next request can follow)
+            super().set_close_on_finish()
+
     class Channel(HTTPChannel):
+        task_class = KeptOpen
+
         @staticmethod
         def error_task_class(channel, request):
             if isinstance(request.error, RequestEntityTooLarge) and request.command:

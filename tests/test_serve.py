@@ -376,3 +376,35 @@ def test_the_warm_up_scores_a_hand_of_each_game(app):
         if example is not None:
             examples.engine_result(game, example)
     assert french_tarot._possible.cache_info().misses == kept.misses  # nothing worked out again
+
+
+def test_a_quiet_poll_answered_304_keeps_its_connection_under_waitress(tmp_path):
+    """A watching phone polls every 2 s and is mostly answered 304 (nothing new). waitress 3.0.2 closes the connection
+    after any answer without a Content-Length, a 304 too (serve.py KeptOpen keeps it open), so every quiet poll
+    cost a new connection: over HTTPS a new handshake. Here three 304s come on one connection."""
+    port = free_port()
+    proc = serve(tmp_path, "--server", "waitress", env={"PORT": str(port), "WORKERS": "1"})
+    try:
+        wait_for(f"http://127.0.0.1:{port}/healthz", proc)
+        phone = Phone(port)
+        phone.request("GET", "/tables/new/troccas")
+        table = phone.request("POST", "/tables/new/troccas", TROCCAS)[0].getheader("Location")
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", table, headers={"Cookie": phone.cookie})
+        first = conn.getresponse()
+        first.read()
+        tag, sock = first.getheader("ETag"), conn.sock
+        assert first.status == 200 and tag
+        for _ in range(3):
+            conn.request("GET", table, headers={"Cookie": phone.cookie, "If-None-Match": tag})
+            again = conn.getresponse()
+            again.read()
+            assert again.status == 304 and again.getheader("Connection") != "close" and not again.will_close
+            assert conn.sock is sock  # the same connection: http.client opened no new one
+        conn.request("GET", table, headers={"Cookie": phone.cookie, "If-None-Match": tag, "Connection": "close"})
+        last = conn.getresponse()
+        assert last.status == 304 and last.will_close  # a phone that asks to close is closed
+        conn.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
