@@ -1,5 +1,7 @@
 """store.py on SQLite and on a throwaway PostgreSQL: migrations, hands, idempotency, versions, undo."""
 import json
+import os
+import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -29,6 +31,45 @@ def test_sqlite_runs_in_wal_mode_and_a_commit_is_on_the_disk(tmp_path):
     with app.extensions["store"].connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2
+
+
+def test_the_wal_is_copied_back_after_a_write_has_left_the_writers_queue_not_inside_its_commit(tmp_path, monkeypatch):
+    """SQLite's own checkpoint runs inside the commit of the write that crossed its mark, holding every write queued
+    behind it (store.db._checkpoint): here it is off (wal_autocheckpoint 0) and the WAL is copied back after the
+    write, outside the queue. With the mark at 1 byte, each write's WAL is copied back at once: the database file
+    holds the hands (it grows), and a checkpoint finds nothing left to copy. Taken while the queue is held, the copy
+    would find the writers' lock taken by this thread: it is not."""
+    from scorekeeper.store import db
+
+    path = tmp_path / "c.sqlite"
+    app = create_app({"TESTING": True, "SECRET_KEY": "s", "DATABASE_URL": f"sqlite:///{path}"})
+    with app.extensions["store"].connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+    copied_when = []
+    real = db._checkpoint
+
+    def spy(eng, conn):
+        lock, _file = db._WRITERS.get((os.getpid(), str(path)), (None, None))
+        copied_when.append(lock is None or not lock.locked())  # the writers' queue is free
+        real(eng, conn)
+
+    monkeypatch.setattr(db, "_checkpoint", spy)
+    monkeypatch.setattr(db, "CHECKPOINT_BYTES", 1)
+    with app.app_context():
+        before = path.stat().st_size
+        table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
+        for n in range(30):
+            store.add_hand(table.id, {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna", "points": 30 + n},
+                           f"c{n}")
+    assert copied_when and all(copied_when)
+    assert path.stat().st_size > before  # the hands' pages are in the database file, not only in the WAL
+    raw = sqlite3.connect(path)
+    try:
+        busy, frames, done = raw.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        assert busy == 0 and frames == done  # nothing was left behind in the WAL
+    finally:
+        raw.close()
+    app.extensions["store"].dispose()
 
 
 def test_a_lone_read_on_sqlite_runs_without_begin_and_rollback(tmp_path):

@@ -63,6 +63,7 @@ def make_engine(url: str):
         # as NORMAL; a Save's commit is ~4% of its CPU, docs/deploy.md)
         cur.execute("PRAGMA synchronous=FULL")
         cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute("PRAGMA wal_autocheckpoint=0")  # the WAL is copied back outside the writers' queue: _checkpoint
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
 
@@ -153,6 +154,7 @@ def writing():
         with _one_writer(eng):
             with conn.begin():
                 yield conn
+        _checkpoint(eng, conn)
 
 
 _WRITERS: dict = {}  # (process, database file) -> (thread lock, lock file)
@@ -187,6 +189,36 @@ def _one_writer(eng):
             yield
         finally:
             fcntl.flock(file, fcntl.LOCK_UN)
+
+
+CHECKPOINT_BYTES = 4 * 1024 * 1024  # SQLite's own mark (wal_autocheckpoint): 1000 pages of 4 KB
+_CHECKPOINTING = threading.Lock()
+
+
+def _checkpoint(eng, conn) -> None:
+    """Copy an SQLite file's WAL back into the database once it has grown past SQLite's own mark, after the write
+    that crossed it has left the writers' queue (_one_writer). SQLite would do it inside that write's commit
+    (wal_autocheckpoint, off here), so every write queued behind it waited for the copy and its fsyncs: on a cup
+    night of 30 tables saving, a stall of about a second for all of them (bench/cup.py). PASSIVE, as SQLite's own:
+    it waits for no reader or writer, and none waits for it; one thread of a process at a time (another process's
+    at the same moment finds it busy and leaves it)."""
+    path = eng.url.database if eng.dialect.name == "sqlite" else None
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        if os.path.getsize(path + "-wal") < CHECKPOINT_BYTES:
+            return
+    except OSError:
+        return  # no WAL (yet)
+    if not _CHECKPOINTING.acquire(blocking=False):
+        return  # another thread of this process is copying it now
+    try:
+        # the driver's connection, outside SQLAlchemy: its next statement would begin a write transaction
+        conn.connection.driver_connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+    except Exception:  # noqa: BLE001 — busy with another process's checkpoint: the next write tries again
+        pass
+    finally:
+        _CHECKPOINTING.release()
 
 
 URLSAFE = frozenset(string.ascii_letters + string.digits + "-_")
