@@ -106,9 +106,13 @@ def test_a_postgresql_ledger_streamed_by_pg_receivewal_is_restored_after_the_dis
     run = lambda *args: subprocess.run([*as_postgres, *args], check=True, capture_output=True, timeout=120)  # noqa: E731
     run("mkdir", str(received))
     run(cluster.tool("pg_receivewal"), "-d", conninfo, "--create-slot", "--slot=scorekeeper")
-    receiving = subprocess.Popen([*as_postgres, cluster.tool("pg_receivewal"), "-d", conninfo, "--slot=scorekeeper",
-                                  "--directory", str(received), "--synchronous", "--no-loop"],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    def receive():  # the receiver, as docs/deploy.md's unit runs it (and starts it again when it stops: Restart=)
+        return subprocess.Popen([*as_postgres, cluster.tool("pg_receivewal"), "-d", conninfo, "--slot=scorekeeper",
+                                 "--directory", str(received), "--synchronous", "--no-loop"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+    receiving = receive()
+    restarts = 0
     try:
         # the weekly base backup, taken with the server running; its WAL comes from the receiver's folder
         run(cluster.tool("pg_basebackup"), "-d", conninfo, "--pgdata", str(base), "--wal-method=none",
@@ -125,7 +129,10 @@ def test_a_postgresql_ledger_streamed_by_pg_receivewal_is_restored_after_the_dis
                 # (no row while the receiver is between connections: not flushed yet)
                 flushed = "SELECT coalesce(bool_or(flush_lsn >= %s::pg_lsn), false) FROM pg_stat_replication"
                 while not conn.execute(flushed, (written,)).fetchone()[0]:
-                    assert receiving.poll() is None, "pg_receivewal stopped"
+                    if receiving.poll() is not None:  # stopped (--no-loop): its unit starts it again
+                        restarts += 1
+                        assert restarts <= 5, "pg_receivewal stopped again and again"
+                        receiving = receive()
                     assert time.monotonic() < deadline, "the receiver never flushed the first hands"
                     time.sleep(0.1)  # polling the receiver's state
             for n in range(THEN):  # the last moments before the loss: these may or may not reach the receiver
@@ -144,6 +151,11 @@ def test_a_postgresql_ledger_streamed_by_pg_receivewal_is_restored_after_the_dis
                     f" && touch {base}/recovery.signal")
     cluster.data = str(base)
     cluster.start()  # replays every received segment, then opens read-write
+    with psycopg.connect(f"{conninfo} dbname=postgres", autocommit=True) as conn:
+        deadline = time.monotonic() + 120
+        while conn.execute("SELECT pg_is_in_recovery()").fetchone()[0]:  # still replaying: read-only until the end
+            assert time.monotonic() < deadline, "the restored server never finished replaying"
+            time.sleep(0.1)  # polling the server's state
     app = create_app({"TESTING": True, "SECRET_KEY": "s", "DATABASE_URL": url})
     try:
         with app.app_context():
