@@ -72,6 +72,35 @@ def test_the_wal_is_copied_back_after_a_write_has_left_the_writers_queue_not_ins
     app.extensions["store"].dispose()
 
 
+def test_the_wal_is_copied_back_when_it_has_grown_past_the_mark_again_not_after_every_later_write(tmp_path, monkeypatch):
+    """The mark is the WAL file's size (store.db._checkpoint). SQLite keeps the file at the most it ever held and
+    writes the log again from its start after a copy, so without journal_size_limit every write after the first
+    copy found the file past the mark and copied (an fsync of the database file each Save). With the mark at
+    64 KB and 60 hands of a few 4 KB pages each, a copy comes every few writes, not after each one."""
+    from scorekeeper.store import db
+
+    path = tmp_path / "m.sqlite"
+    monkeypatch.setattr(db, "CHECKPOINT_BYTES", 64 * 1024)
+    copies = []
+    real = db._checkpoint
+
+    def spy(eng, conn):
+        wal = path.with_name(path.name + "-wal")
+        copies.append(wal.exists() and wal.stat().st_size >= db.CHECKPOINT_BYTES)
+        real(eng, conn)
+
+    monkeypatch.setattr(db, "_checkpoint", spy)
+    app = create_app({"TESTING": True, "SECRET_KEY": "s", "DATABASE_URL": f"sqlite:///{path}"})
+    with app.app_context():
+        table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
+        for n in range(60):
+            store.add_hand(table.id, {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna", "points": 30 + n % 40},
+                           f"m{n}")
+    first = copies.index(True)  # the WAL crossed the mark once
+    assert 0 < sum(copies[first + 1:]) < len(copies[first + 1:]) / 2, copies
+    app.extensions["store"].dispose()
+
+
 def test_a_lone_read_on_sqlite_runs_without_begin_and_rollback(tmp_path):
     """The key's look-up that every request makes, and the hands a board is built from, are one statement each:
     on SQLite they run outside a transaction (store.db.reading), with no BEGIN before them. A write still

@@ -64,6 +64,9 @@ def make_engine(url: str):
         cur.execute("PRAGMA synchronous=FULL")
         cur.execute("PRAGMA busy_timeout=30000")
         cur.execute("PRAGMA wal_autocheckpoint=0")  # the WAL is copied back outside the writers' queue: _checkpoint
+        # the WAL's file cut back to what its log holds when the log starts again after a copy: its size is then
+        # how much is left to copy (_checkpoint's mark), not the most it ever held
+        cur.execute("PRAGMA journal_size_limit=0")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
 
