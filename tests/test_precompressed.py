@@ -90,6 +90,7 @@ def test_a_revalidation_is_a_304_per_encoding(client):
 
 def test_a_changed_file_is_a_new_url_and_its_new_bytes(app, tmp_path):
     app.static_folder = str(tmp_path)
+    app.debug = True  # a file edited under the running app (precompressed.digest): read again
     client = app.test_client()
     (tmp_path / "x.css").write_text("a{color:blue}" * 50)
     with app.test_request_context():
@@ -136,6 +137,7 @@ def test_pages_are_compressed_per_answer_at_brotli_5(client):
 def test_a_change_to_a_comment_alone_is_still_a_new_url_and_etag(app, tmp_path):
     """The digest is the source's, not the minified body's: any edit to a source file is a new version."""
     app.static_folder = str(tmp_path)
+    app.debug = True  # a file edited under the running app (precompressed.digest): read again
     client = app.test_client()
     (tmp_path / "x.js").write_text("/* one */\nvar a = 1;\n")
     with app.test_request_context():

@@ -130,11 +130,15 @@ def test_static_urls_name_their_content_and_a_hashed_url_is_kept_a_year(client):
 
 
 def test_a_changed_file_gets_a_new_url(app, tmp_path):
+    """A file is read once per process, as the code is (a new release is a new process: precompressed.digest); in
+    debug, a file edited under the running app is a new URL at once."""
     (tmp_path / "x.css").write_text("a{}")
     app.static_folder = str(tmp_path)
     with app.test_request_context():
         first = assets.static_url("x.css")
         (tmp_path / "x.css").write_text("a{color:red}")
+        assert assets.static_url("x.css") == first  # the release's file, as it was read
+        app.debug = True
         assert assets.static_url("x.css") != first
         assert assets.static_url("missing.css") == "/static/missing.css"
 
