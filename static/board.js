@@ -27,6 +27,24 @@
       }
     }
   });
+  // The chart drawn on by the hands an answer added (web/chart.py chart_steps), the moment it is swapped in: each
+  // line's last point off when it was off the grid, its new steps on, the drawing as wide as the hands. Only onto
+  // the chart drawn through the hands they start from: a poll and a Save that bring the same hands draw them once.
+  document.body.addEventListener("htmx:oobAfterSwap", function (e) {
+    var steps = e.target, svg = steps.id === "chart-steps" && steps.parentNode.querySelector("svg[data-hands]");
+    if (!svg || svg.getAttribute("data-hands") !== steps.dataset.from) { return; }
+    var paths = svg.querySelectorAll("path"), more = steps.querySelectorAll("i"), drop = +steps.dataset.drop;
+    if (paths.length !== more.length) { return; }
+    paths.forEach(function (p, k) {
+      var d = p.getAttribute("d"), at = d.indexOf("l"), drawn = d.slice(at + 1).split(" ");
+      drawn = drawn.slice(0, drawn.length - drop).concat(more[k].textContent.split(" "));
+      p.setAttribute("d", d.slice(0, at + 1) + drawn.join(" "));
+    });
+    var view = svg.getAttribute("viewBox").split(" "), zero = svg.querySelector("line");
+    svg.setAttribute("viewBox", [steps.dataset.left, view[1], steps.dataset.width, view[3]].join(" "));
+    if (zero) { zero.setAttribute("x1", steps.dataset.left); zero.setAttribute("x2", steps.dataset.right); }
+    svg.setAttribute("data-hands", steps.dataset.to);
+  });
   // The evening in numbers, opened: fetch them as they are now (closed, no answer brought them).
   document.addEventListener("toggle", function (e) {
     if (e.target.id === "numbers" && e.target.open && window.htmx) { window.htmx.trigger(e.target, "opened"); }

@@ -20,7 +20,8 @@
     showFirstError(t && t.id === "hand-form" ? document : t);
   });
   // A hand saved through htmx whose answer didn't resend the form: reset this phone's form to the next hand's
-  // values (X-Next-Hand: what each field holds, the new token), as a freshly loaded page would have them.
+  // values (X-Next-Hand: what each field holds), as a freshly loaded page would have them; its token is made when it
+  // is sent (static/page.js).
   document.body.addEventListener("htmx:afterRequest", function (e) {
     var xhr = e.detail.xhr, form = document.getElementById("hand-form");
     var next = xhr && xhr.status === 200 && e.detail.elt && e.detail.elt.id === "hand-form" && xhr.getResponseHeader("X-Next-Hand");
@@ -37,10 +38,10 @@
         }
       });
     });
-    [["token", next.token], ["setup", next.setup]].forEach(function (p) {  // no setup: the form's is still the table's
-      var i = form.querySelector("input[name=" + p[0] + "]");
-      if (i && p[1]) { i.value = i.defaultValue = p[1]; }
-    });
+    var used = form.querySelector("input[name=token]");
+    if (used) { used.value = used.defaultValue = ""; }  // the saved hand's: the next one gets its own
+    var setup = form.querySelector("input[name=setup]");
+    if (setup && next.setup) { setup.value = setup.defaultValue = next.setup; }  // none: the form's is still the table's
     form.querySelectorAll("input[name=group], .group-list, .count .total").forEach(function (el) { el.remove(); });
     // what a refused Save said about the last hand is not about the next one: a new form has no messages
     form.querySelectorAll(".form-errors, .engine-error, .field-error").forEach(function (el) { el.remove(); });

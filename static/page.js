@@ -21,12 +21,19 @@ document.addEventListener("htmx:configRequest", function (e) {
   if (meta && e.detail.verb !== "get") { e.detail.headers["X-CSRFToken"] = meta.content; }
 });
 
-// A form that came in an answer htmx swapped into the page has no token of its own (web/templating.py page_csrf): the
-// page's is written into it when it is sent (before the offline queue takes it, which sends a fresh one anyway).
+// A form that came in an answer htmx swapped into the page has no tokens of its own (web/templating.py page_csrf,
+// web/table_form.py form_token): the page's CSRF token is written into it when it is sent, and a fresh idempotency
+// token, kept in the form (a second tap, a resend post the same one), before the offline queue takes it.
 document.addEventListener("submit", function (e) {
   var meta = document.querySelector('meta[name="csrf-token"]');
-  var field = e.target.querySelector("input[name=csrf_token]");
+  var field = e.target.querySelector("input[name=csrf_token]"), once = e.target.querySelector("input[name=token]");
   if (meta && field && !field.value) { field.value = meta.content; }
+  if (once && !once.value) {
+    var b = new Uint8Array(16), s = "";
+    crypto.getRandomValues(b);
+    b.forEach(function (x) { s += String.fromCharCode(x); });
+    once.value = btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
 }, true);
 
 // What matters once the page is in use (the outbox and its list, the worker's registration, the hand form, sharing,

@@ -73,11 +73,49 @@ def test_a_board_kept_and_extended_by_added_hands_equals_one_built_from_the_fact
         assert summary_of(scoreboard.current(now)[1]) == summary_of(evening.build(Setup.of(now), store.list_hands(table.id), evening.latest(len(store.list_hands(table.id)))))
 
 
+def test_the_charts_steps_drawn_on_the_chart_a_phone_shows_make_the_chart_of_the_evening_now(app):
+    """A Save's answer or a poll brings only the new steps of the chart the phone shows (web/chart.py chart_steps),
+    which static/board.js draws on: its last point off when it was off the grid, the steps on, the width anew. Drawn
+    that way (here as board.js does it) onto the chart of the first m hands, they must make the very chart of all n,
+    for every evening length up to 250 (the grid widens at 61, 121, 181, 241) and 1 to 3 hands added; where they can't
+    (a new highest or lowest, a wider grid), none come and the whole chart does."""
+    from scorekeeper.web.chart import chart, chart_steps
+    with app.app_context(), app.test_request_context():
+        table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
+        hands = [store.Hand(i, i, {**HAND, "points": (i * 29) % 73}, 1, None, None, None, None) for i in range(1, 251)]
+        full = evening.build(Setup.of(table), hands, evening.latest(len(hands)))
+        came, whole = 0, 0
+        for n in range(3, 251):
+            b = evening.build(Setup.of(table), hands[:n], evening.latest(n))
+            for added in (1, 2, 3):
+                m = n - added
+                if m < 2:
+                    continue
+                steps, shown, now = chart_steps(b, added), chart(evening.build(Setup.of(table), hands[:m],
+                                                                            evening.latest(m))), chart(b)
+                widened = -(-m // 60) != -(-n // 60)
+                rescaled = (b.rows[m - 1].low, b.rows[m - 1].high) != (b.rows[-1].low, b.rows[-1].high)
+                assert (steps is None) == (widened or rescaled), (n, added)
+                if steps is None:
+                    whole += 1
+                    continue
+                came += 1
+                assert (steps["from"], steps["to"]) == (m, n) == (shown["hands"], now["hands"])
+                for line, old, new in zip(steps["lines"], shown["lines"], now["lines"]):
+                    head, _, drawn = old["path"].partition("l")
+                    drawn = drawn.split(" ")
+                    assert head + "l" + " ".join(drawn[:len(drawn) - steps["drop"]] + line.split(" ")) == new["path"]
+                assert (steps["left"], steps["width"], steps["right"]) == (now["left"], now["width"], now["right"])
+                assert steps["words"] == now["words"]
+        assert came > 500 and whole > 20  # both ways were taken, most often the steps
+        assert full.rows[-1].charted == 250
+
+
 def test_the_chart_kept_with_the_rows_draws_what_every_running_total_says(app):
     """web/chart.py reads the extremes and the hands scored from the last row (kept by engine/evening.py), not every
     hand: its chart must be the one worked out from all the running totals, here over 130 hands (sampled every
     3rd: 130 / 60 points, rounded up) whose totals wander up and down."""
-    from scorekeeper.web.chart import HEIGHT, PAD, POINTS, WIDTH, chart, path
+    from scorekeeper.web.chart import HEIGHT, PAD, POINTS, chart, path
     from scorekeeper.web.l10n import signed
     with app.app_context(), app.test_request_context():
         table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
@@ -90,7 +128,7 @@ def test_the_chart_kept_with_the_rows_draws_what_every_running_total_says(app):
         assert (b.rows[-1].low, b.rows[-1].high, b.rows[-1].charted) == (low, high, 130)
         every = -(-130 // POINTS)
         ks = list(range(0, 131, every)) + ([130] if 130 % every else [])
-        xs = [round(PAD + k * (WIDTH - 2 * PAD) / 130) for k in ks]
+        xs = ks  # x: the hand's number (chart.frame)
         ys = {p: [round(PAD + (high - series[p][k]) * (HEIGHT - 2 * PAD) / ((high - low) or 1)) for k in ks]
               for p in b.players}
         assert [line["path"] for line in got["lines"]] == [path(xs, ys[p]) for p in b.players]

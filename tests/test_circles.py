@@ -351,12 +351,14 @@ def test_the_seasons_chart_draws_each_persons_money_evening_by_evening(app):
     assert people == ["Anna", "Ben"] and steps == [{"Anna": 20, "Ben": -20}, {"Anna": -30, "Ben": 30}]
     with app.test_request_context():
         c = season_chart(people, steps, "CHF")
-    # Ben's +30 is the top (y = PAD), Anna's −30 the bottom (y = HEIGHT − PAD), zero halfway; x: 0, 1 and 2
-    # evenings of 2 across the width less the margins
+    # Ben's +30 is the top (y = PAD), Anna's −30 the bottom (y = HEIGHT − PAD), zero halfway; x: the evening's
+    # number, 0 to 2, and PAD pixels of margin either side (2 evenings across WIDTH − 2 PAD pixels: PAD pixels are
+    # 2 × 6 / 348 = 0.0345 of an evening)
     def y(v):
         return round(PAD + (30 - v) * (HEIGHT - 2 * PAD) / 60)
-    xs = [PAD, round(PAD + (WIDTH - 2 * PAD) / 2), WIDTH - PAD]
-    assert [line["path"] for line in c["lines"]] == [path(xs, [y(0), y(20), y(-30)]), path(xs, [y(0), y(-20), y(30)])]
+    assert [line["path"] for line in c["lines"]] == [path([0, 1, 2], [y(0), y(20), y(-30)]),
+                                                     path([0, 1, 2], [y(0), y(-20), y(30)])]
+    assert (c["left"], c["right"], c["width"]) == ("-0.03448", "2.034", "2.069") and WIDTH == 360
     assert c["zero"] == y(0) and "After 2 evenings: Anna −CHF" in c["words"]
 
 

@@ -203,3 +203,32 @@ def test_the_evening_in_numbers_stays_true_open_or_closed(phones, live_server):
     expect(anna_row).to_contain_text("Anna2", timeout=LIVE)
     # Anna +4 then −6 (docs/rules.md §1): best +4, worst −6
     expect(anna_row).to_contain_text("+4−6", timeout=LIVE)
+
+
+def test_the_chart_drawn_on_by_the_steps_each_answer_brings_is_the_chart_a_fresh_page_draws(phones, live_server):
+    """After the second hand, a Save's answer and a watcher's poll bring only the chart's new steps when nothing
+    rescales it (web/chart.py chart_steps), which static/board.js draws onto the chart the phone shows. Hands 3 to 5
+    here keep within the first's extremes (Troccas: 40 − 36 = +4 for Anna and Cla, then 32: −4, 38: +2, 34: −2,
+    36: 0; docs/rules.md §1): both phones' charts must then be the one a page loaded afresh draws."""
+    anna, zoe = phones(), phones()
+    open_troccas(anna, live_server)
+    viewer, _scorer = links(anna, live_server)
+    anna.go_back()
+    zoe.goto(viewer)
+    stepped = []
+    for page, who in ((anna, "save"), (zoe, "poll")):
+        page.on("response", lambda r, who=who: stepped.append(who) if r.status == 200 and (
+            r.url.endswith("/board") or r.url.endswith("/hands")) and 'id="chart-steps" hx-swap-oob' in r.text() else None)
+    for n, points in enumerate((40, 32, 38, 34, 36), start=1):
+        troccas_hand(anna, points)
+        save(anna)
+        expect(zoe.locator("#hands .hand")).to_have_count(n, timeout=LIVE)
+    drawn = "() => { const s = document.querySelector('#chart-lines svg'), z = s.querySelector('line');" \
+            " return [s.getAttribute('viewBox'), s.dataset.hands, z.getAttribute('x1'), z.getAttribute('x2')," \
+            " ...[...s.querySelectorAll('path')].map(p => p.getAttribute('d'))]; }"
+    fresh = phones()
+    fresh.goto(viewer)
+    assert fresh.evaluate(drawn)[1] == "5"
+    assert anna.evaluate(drawn) == zoe.evaluate(drawn) == fresh.evaluate(drawn)
+    assert {"save", "poll"} <= set(stepped)  # both kinds of answer brought steps, not the whole chart
+    expect(anna.locator("#chart-words")).to_have_text(fresh.locator("#chart-words").text_content())

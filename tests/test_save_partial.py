@@ -33,7 +33,9 @@ def test_a_save_through_htmx_sends_the_changed_regions(client):
     # the next hand's values: the partner and side follow the last hand (sticky), the points start empty (a second
     # tap on Save would otherwise record it again under the new token)
     assert nxt["values"]["points"] == "" and nxt["values"]["side"] == "first"
-    assert nxt["token"] and nxt["token"] != "s1" and nxt["setup"]
+    # no token: the phone makes the next hand's when it is sent, as for the answer's Undo and Delete forms (static/page.js)
+    assert "token" not in nxt and nxt["setup"]
+    assert re.findall(r'name="token" value="([^"]*)"', body) == ["", ""]  # the new row's Delete, the Undo
     shown = first.headers["ETag"]  # the page now shows this version (static/board.js sends it back as X-Board)
     second = client.post(url + "/hands", data=hand(30, "s2"), headers={**HTMX, "X-Board": shown}).get_data(as_text=True)
     assert 'hx-swap-oob="afterbegin:#hands .hand-list"' in second and 'id="hands"' not in second

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import secrets
 
+from flask import request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -35,6 +36,14 @@ class Seats(FieldList):
 def new_token() -> str:
     """Return a fresh idempotency token for a form (a double tap posts it twice, one hand results)."""
     return secrets.token_urlsafe(16)
+
+
+def form_token() -> str:
+    """The idempotency token a form is given: a fresh one on a whole page (it posts without scripts too); in an answer
+    htmx swaps into a page, none: static/page.js makes one when the form is first sent (kept in the form, so a
+    second tap or a resend posts the same one), as it writes the page's CSRF token in (web/templating.py
+    page_csrf). Any unused URL-safe string does (store.db.is_key); a Save's answer is ~60 B smaller."""
+    return "" if request.headers.get("HX-Request") else new_token()
 
 
 def table_form_class(game, shown: int):

@@ -19,7 +19,7 @@ from ..engine import evening
 from . import count_aid, hand_form, l10n
 from .access import can_change, circle_of
 from .assets import QUEUED, THEME, static_url, words_url
-from .chart import chart
+from .chart import chart, chart_steps
 from .deck import card_title, deck_for
 from .house_rules import option_title
 from .l10n import LANGUAGES, colon, isolated, money, points, say, semicolon, signed, when
@@ -27,7 +27,7 @@ from .links import lan_base, qr, table_ref
 from .said import hand_said, hand_text, paid_text, table_changes
 from .scoreboard import REGIONS, etag, live_etag, select_oob
 from .site import lang_url
-from .table_form import new_token
+from .table_form import form_token
 
 
 class Compiled(BytecodeCache):
@@ -96,9 +96,10 @@ def install(app) -> None:
         "select_oob": select_oob, "regions": REGIONS, "live_etag": live_etag, "poll_etag": etag, "page_size": evening.PAGE, "changes_said": table_changes,
         "hand_said": hand_said, "hand_text": hand_text, "paid_text": paid_text,
         "evening_chart": lambda b: b.once(("chart", l10n.locale_id()), chart),
+        "evening_chart_steps": chart_steps,
         "evening_numbers": lambda b: b.once("numbers", evening.numbers),
         # the hand form and its counting aid
-        "new_token": new_token, "page_csrf": page_csrf, "confirm_delete": confirm_delete,
+        "form_token": form_token, "page_csrf": page_csrf, "confirm_delete": confirm_delete,
         "deck_for": deck_for, "hand_layout": hand_form.layout, "hand_errors": hand_form.errors,
         "hand_edit": hand_form.offline_edit,
         "count_tally": count_aid.tally, "aid_url": count_aid.url,

@@ -27,7 +27,7 @@ from ..l10n import say
 from ..links import external
 from ..parse import digits
 from ..round_clock import clock_of
-from ..table_form import new_token
+from ..table_form import form_token, new_token
 
 bp = Blueprint("tables", __name__)
 
@@ -101,7 +101,7 @@ def round_closed(table, found=...) -> str | None:
 def next_form(table, game, b):
     """Return the form for the next hand, with a fresh token and the table's setup it is made for."""
     form = hand_form.new_form(game, table, b.rows[-1].hand.facts if b.rows else None)
-    form.token.data = new_token()
+    form.token.data = form_token()
     form.setup.data = store.fingerprint(store.current_setup(table))  # the seats this form's fields are for
     return form
 
@@ -125,7 +125,7 @@ def saved(table_id, game, written: store.Added, aid_used: bool, since: int | Non
     next_hand = None
     if not aid_used:  # the phone resets its own form to the next hand's values (static/hand_form.js)
         last = b.rows[-1].hand.facts if b.rows else None
-        next_hand = {"token": new_token(), "values": hand_form.next_values(game, table, last)}
+        next_hand = {"values": hand_form.next_values(game, table, last)}  # its token: the phone's (form_token)
         setup = store.fingerprint(store.current_setup(table))
         if setup != request.form.get("setup"):  # the table was changed meanwhile: the next hand is for its setup now
             next_hand["setup"] = setup
