@@ -67,6 +67,14 @@ def serve_on(app, port):
     return server
 
 
+def next_release(tmp_path, static):
+    """The next version of the app, on the same database and address: a new process's app, which reads its files
+    anew (a running app reads each once: web/precompressed.py digest)."""
+    app = create_app({"SECRET_KEY": "s", "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}"})
+    app.static_folder = str(static)
+    return app
+
+
 def open_troccas(page, base):
     """Open a Troccas table; return its address (the creator's)."""
     page.goto(f"{base}/tables/new/troccas")
@@ -486,6 +494,7 @@ def test_a_changed_static_file_reaches_a_phone_that_kept_the_old_one(phones, tmp
         assert page.evaluate(colour) == "rgb(17, 17, 17)"
         with open(static / "app.css", "a") as f:  # the next version of the app
             f.write("\nh1 { color: rgb(1, 2, 3); }\n")
+        server.app = next_release(tmp_path, static)
         page.reload()
         assert page.locator("link[rel=stylesheet]").get_attribute("href") != old
         expect(page.locator("h1")).to_have_css("color", "rgb(1, 2, 3)", timeout=WAIT)
@@ -522,6 +531,7 @@ def test_an_update_keeps_the_new_version_of_the_scripts_of_the_pages_a_phone_ope
         old = page.evaluate(kept, "/static/hand_form.js?v=")
         with open(static / "hand_form.js", "a") as f:  # the next version of the app: the table's script changed
             f.write("\n// the next version\n")
+        server.app = next_release(tmp_path, static)
         page.goto(base + "/")  # the home page brings the new worker; it uses no hand form
         until(page, """async () => (await caches.keys()).filter(n => n.startsWith('sk-static-')).length === 1
             && (await caches.keys()).some(n => n.startsWith('sk-static-'))""")

@@ -86,18 +86,17 @@ def answer(name: str, version: str, read, mimetype: str) -> Response:
     return response.make_conditional(request)
 
 
-_digests: dict[str, tuple[tuple[int, int], str]] = {}
-
-
 def digest(filename: str) -> str | None:
     """Return the first 12 hex digits of the SHA-256 of a static file, or None if there is none: the version
     its URL carries (?v=, web/pwa.py) and its kept copies are known by.
 
-    Read once per process, as the app's code and templates are (web/assets.py release: a new release is a new
-    process); in debug (`flask run --debug`), a file edited under the running app is read again. Every table page
-    and Save names the worker's files (assets.build): 16 files looked at on the disk were ~3 % of a Save's CPU."""
+    Read once by an app, as its code and templates are (web/assets.py release: a new release is a new process, and
+    its app reads them anew); in debug (`flask run --debug`), a file edited under the running app is read again.
+    Every table page and Save names the worker's files (assets.build): 16 files looked at on the disk were ~3 % of
+    a Save's CPU."""
     path = os.path.join(current_app.static_folder, filename)
-    known = _digests.get(path)
+    digests = current_app.extensions.setdefault("static_digests", {})  # {path: ((mtime, size), digest)}
+    known = digests.get(path)
     if known is not None and not current_app.debug:
         return known[1]
     try:
@@ -107,7 +106,7 @@ def digest(filename: str) -> str | None:
     stamp = (st.st_mtime_ns, st.st_size)
     if known is None or known[0] != stamp:
         known = (stamp, hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12])
-        _digests[path] = known
+        digests[path] = known
     return known[1]
 
 
