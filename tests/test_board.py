@@ -78,8 +78,8 @@ def test_the_charts_steps_drawn_on_the_chart_a_phone_shows_make_the_chart_of_the
     which static/board.js draws on: its last point off when it was off the grid, the steps on, the width anew. Drawn
     that way (here as board.js does it) onto the chart of the first m hands, they must make the very chart of all n,
     for every evening length up to 250 (the grid widens at 61, 121, 181, 241) and 1 to 3 hands added; where they can't
-    (a new highest or lowest, a wider grid), none come and the whole chart does."""
-    from scorekeeper.web.chart import chart, chart_steps
+    (a new highest or lowest past the axis's round step, a wider grid), none come and the whole chart does."""
+    from scorekeeper.web.chart import axis, chart, chart_steps
     with app.app_context(), app.test_request_context():
         table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
         hands = [store.Hand(i, i, {**HAND, "points": (i * 29) % 73}, 1, None, None, None, None) for i in range(1, 251)]
@@ -94,7 +94,7 @@ def test_the_charts_steps_drawn_on_the_chart_a_phone_shows_make_the_chart_of_the
                 steps, shown, now = chart_steps(b, added), chart(evening.build(Setup.of(table), hands[:m],
                                                                             evening.latest(m))), chart(b)
                 widened = -(-m // 60) != -(-n // 60)
-                rescaled = (b.rows[m - 1].low, b.rows[m - 1].high) != (b.rows[-1].low, b.rows[-1].high)
+                rescaled = axis(b.rows[m - 1].low, b.rows[m - 1].high) != axis(b.rows[-1].low, b.rows[-1].high)
                 assert (steps is None) == (widened or rescaled), (n, added)
                 if steps is None:
                     whole += 1
@@ -115,7 +115,7 @@ def test_the_chart_kept_with_the_rows_draws_what_every_running_total_says(app):
     """web/chart.py reads the extremes and the hands scored from the last row (kept by engine/evening.py), not every
     hand: its chart must be the one worked out from all the running totals, here over 130 hands (sampled every
     3rd: 130 / 60 points, rounded up) whose totals wander up and down."""
-    from scorekeeper.web.chart import HEIGHT, PAD, POINTS, chart, path
+    from scorekeeper.web.chart import HEIGHT, PAD, POINTS, axis, chart, path
     from scorekeeper.web.l10n import signed
     with app.app_context(), app.test_request_context():
         table = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0)
@@ -129,7 +129,12 @@ def test_the_chart_kept_with_the_rows_draws_what_every_running_total_says(app):
         every = -(-130 // POINTS)
         ks = list(range(0, 131, every)) + ([130] if 130 % every else [])
         xs = ks  # x: the hand's number (chart.frame)
-        ys = {p: [round(PAD + (high - series[p][k]) * (HEIGHT - 2 * PAD) / ((high - low) or 1)) for k in ks]
+        # the drawing's bottom and top: the extremes rounded out to a round step of at least a quarter of their
+        # span (chart.axis): 1, 2, 5, 10 … of them the least whose four steps reach from low to high
+        step = next(s for s in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if 4 * s >= high - low)
+        bottom, top = low // step * step, -(-high // step) * step
+        assert (bottom, top) == axis(low, high) and bottom <= low and top >= high and top - bottom <= high - low + 2 * step
+        ys = {p: [round(PAD + (top - series[p][k]) * (HEIGHT - 2 * PAD) / ((top - bottom) or 1)) for k in ks]
               for p in b.players}
         assert [line["path"] for line in got["lines"]] == [path(xs, ys[p]) for p in b.players]
         assert "After 130 hands: " + ", ".join(f"{p} {signed(series[p][-1])}" for p in b.players) \

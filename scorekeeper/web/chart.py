@@ -51,6 +51,17 @@ def grid(n: int) -> list[int]:
     return ks
 
 
+def axis(low, high) -> tuple:
+    """Return the drawing's bottom and top: the lowest and highest totals so far (0 among them) rounded out to a round
+    step, 1, 2 or 5 × 10^k, the least that is at least a quarter of their span. A new highest or lowest total then
+    rescales the drawing only when it passes a step (a player who keeps winning sets one most hands), so a hand
+    added brings only its steps (chart_steps); and the caption's top and bottom are round numbers."""
+    span, step = high - low, 1
+    while 4 * step < span:
+        step = step * 5 // 2 if str(step)[0] == "2" else step * 2  # 1, 2, 5, 10, 20, 50 …
+    return low // step * step, -(-high // step) * step
+
+
 def _drawing(board):
     """Return (the rows drawn, the players in the order of their lines, y: a running total's height in the drawing),
     or None when there is no chart to draw yet (one hand is no story)."""
@@ -60,7 +71,8 @@ def _drawing(board):
     # a hand the engine can't score (the rules changed under it) is no point of the line; the extremes are
     # kept with the rows (engine/evening.py), so a long evening's chart costs its 60 points, not every hand
     rows = board.rows if last.charted == len(board.rows) else [r for r in board.rows if not r.error]
-    high, span, inner = last.high, (last.high - last.low) or 1, HEIGHT - 2 * PAD
+    low, high = axis(last.low, last.high)
+    span, inner = (high - low) or 1, HEIGHT - 2 * PAD
 
     def y(after: dict | None, p: str) -> int:  # after: the running totals after a hand (None: before the first)
         return round(PAD + (high - (after[p] if after is not None else 0)) * inner / span)
@@ -84,15 +96,16 @@ def chart(board) -> dict | None:
     drawn = [None, *[rows[k - 1].after_units for k in ks[1:]]]  # the running totals after the first k hands
     lines = [{"player": p, "colour": i % 10, "path": path(ks, [y(after, p) for after in drawn])}
              for i, p in enumerate(players)]
+    bottom, top = axis(rows[-1].low, rows[-1].high)
     return {**frame(len(rows)), "hands": len(rows), "zero": y(None, players[0]), "lines": lines,
-            "words": _words(rows, players), "high": signed(rows[-1].high), "low": signed(rows[-1].low)}
+            "words": _words(rows, players), "high": signed(top), "low": signed(bottom)}
 
 
 def chart_steps(board, added: int) -> dict | None:
     """Return how the chart a phone shows goes on when `added` hands were added to it and nothing else changed
     (table/_chart-steps.html; static/board.js draws them on): each line's last point taken off (`drop`: 1, when it was
     off the grid) and its steps from there, the drawing's new width and the story in words. None when the whole chart
-    must come again: the grid widened, a new highest or lowest total rescaled it, or a hand can't be scored. About 40 B
+    must come again: the grid widened, a new highest or lowest total passed the axis's step, or a hand can't be scored. About 40 B
     where the whole chart is ~570 B (compressed, a 1,000-hand evening of varied hands: bench/save.py)."""
     drawing = _drawing(board)
     rows, n = board.rows, len(board.rows)
@@ -101,7 +114,7 @@ def chart_steps(board, added: int) -> dict | None:
         return None
     last, shown = rows[-1], rows[m - 1]
     every = grid(n)[1]
-    if grid(m)[1] != every or (shown.low, shown.high) != (last.low, last.high):
+    if grid(m)[1] != every or axis(shown.low, shown.high) != axis(last.low, last.high):
         return None
     _rows, players, y = drawing
     ks = [k for k in grid(n) if k >= m - m % every]  # from the phone's last point on the grid
