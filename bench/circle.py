@@ -18,6 +18,8 @@ import brotli
 
 from scorekeeper import create_app, store
 
+from .figures import last
+
 HAND = {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna"}
 SEATS = ("Anna", "Ben", "Cla", "Zoë")
 
@@ -72,7 +74,8 @@ def main() -> None:
         print(f"{evenings:9d} {hands:6d} {first:9.0f} {page_ms:8.1f} {after:16.1f} {size / 1024:8.1f} "
               f"{len(brotli.compress(changed)) / 1024:8.1f}")
         base = base or page_ms
-    print(f"100 evenings / 10 evenings, page server time: {page_ms / base:.2f}x (goal: at most 1.5x)")
+    print(f"100 evenings / 10 evenings, page server time: {page_ms / base:.2f}x (goal: at most 1.5x;"
+          f" {last('circle page 100 / 10', page_ms / base, 2)})")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from pathlib import Path
 from scorekeeper import create_app, store
 
 from . import CHROMIUM_ARGS, server
+from .figures import last
 from .pwa import PHONE, PLAYERS, Proxy
 
 SIZES, TYPED = (10, 100), 5
@@ -84,7 +85,8 @@ def measure(hands: int) -> None:
     up = statistics.median(h[0] for h in per_hand)
     down = statistics.median(h[1] for h in per_hand)
     print(f"a hand typed on a {hands}-hand Troccas table under the worker, median of {TYPED} (every byte both ways,"
-          f" headers included, polls apart): {up / 1024:.1f} KB up (goal <= 3), {down / 1024:.1f} KB down (goal <= 4);"
+          f" headers included, polls apart): {up / 1024:.1f} KB up (goal <= 3; {last(f'hand up KB {hands}', up / 1024, 1)}),"
+          f" {down / 1024:.1f} KB down (goal <= 4; {last(f'hand down KB {hands}', down / 1024, 1)});"
           f" the last hand's requests (up/down): {', '.join(per_hand[-1][2])}")
 
 

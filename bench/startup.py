@@ -20,6 +20,7 @@ from scorekeeper import create_app
 from scorekeeper.web.assets import PRECACHE
 
 from . import server
+from .figures import last
 from .save import CHROME, fill, form_fields
 
 HANDS = 100
@@ -109,6 +110,10 @@ def main() -> None:
     print("the first request of each after start-up, each on a new connection, ms (later: median of the next 5):")
     for name, ms in times.items():
         print(f"  {name}: first {ms[0]:.0f} ms, later {statistics.median(ms[1:]):.0f} ms")
+    table = times.get("the table page (100 hands)")
+    if table:
+        print(f"  the table page, first over later: {table[0] / statistics.median(table[1:]):.1f}x (issue 40's goal: at"
+              f" most 2x; {last('first table page / warm', table[0] / statistics.median(table[1:]), 1)})")
     print(f"  all of the above, first time: {sum(ms[0] for ms in times.values()):.0f} ms, later"
           f" {sum(statistics.median(ms[1:]) for ms in times.values()):.0f} ms")
 
