@@ -18,7 +18,7 @@ import brotli
 
 from scorekeeper import create_app, store
 
-from .figures import last
+from . import figures
 
 HAND = {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna"}
 SEATS = ("Anna", "Ben", "Cla", "Zoë")
@@ -75,7 +75,7 @@ def main() -> None:
               f"{len(brotli.compress(changed)) / 1024:8.1f}")
         base = base or page_ms
     print(f"100 evenings / 10 evenings, page server time: {page_ms / base:.2f}x (goal: at most 1.5x;"
-          f" {last('circle page 100 / 10', page_ms / base, 2)})")
+          f" {figures.last('circle page 100 / 10', page_ms / base, 2)})")
 
 
 if __name__ == "__main__":
