@@ -74,7 +74,7 @@ class Conn:
         self.sock.close()
 
 
-def fill(app, sizes) -> dict:
+def fill(app, sizes, seed: str = "fill") -> dict:
     """Open a Troccas table per size holding that many hands, each its own (seeded): Anna with one of the others, either
     side's points, 0 to 72 (the points a hand's two teams share: docs/rules.md §1), as an evening has them.
 
@@ -87,7 +87,7 @@ def fill(app, sizes) -> dict:
     with app.app_context():
         facts = store.list_hands(first)[0].facts
         assert facts == {"teams": [["Anna", "Cla"], ["Ben", "Zoë"]], "side": "Anna", "points": 40}, facts  # the form's
-        hands = random.Random("fill")
+        hands = random.Random(seed)
         for n in sizes:
             table_id = store.create_table("troccas", ["Anna", "Ben", "Cla", "Zoë"], {}, 5, "CHF", 0).id
             for _ in range(n):

@@ -64,6 +64,8 @@ def main() -> None:
     url = f"sqlite:///{tmp / 'startup.sqlite'}"
     app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": url, "WTF_CSRF_ENABLED": False})
     table, viewer = fill(app, [HANDS])[HANDS]
+    # another table of as many hands, of its own (the engine keeps each hand's score by its facts: not these)
+    other = fill(app, [HANDS], seed="another table")[HANDS][0]
     with app.test_request_context():
         from flask import url_for
         files = [url_for("static", filename=f) for f in PRECACHE]
@@ -104,16 +106,21 @@ def main() -> None:
                 "Content-Type": "application/x-www-form-urlencoded"}, body)
             assert status == 200, status
             times.setdefault("a Save", []).append(ms)
+        # a table this server has not shown yet, once warm: its evening is built from its hands, as the first table's
+        # was; what the first page costs beyond it is the start-up's
+        status, other_first = ask(port, "GET", f"/t/{other}", page)
+        assert status == 200, status
     finally:
         server.stop(proc)
     print(f"start-up (`serve --server gunicorn`, 2 workers) until its processes were quiet: {settled:.1f} s")
     print("the first request of each after start-up, each on a new connection, ms (later: median of the next 5):")
     for name, ms in times.items():
         print(f"  {name}: first {ms[0]:.0f} ms, later {statistics.median(ms[1:]):.0f} ms")
-    table = times.get("the table page (100 hands)")
-    if table:
-        print(f"  the table page, first over later: {table[0] / statistics.median(table[1:]):.1f}x (issue 40's goal: at"
-              f" most 2x; {last('first table page / warm', table[0] / statistics.median(table[1:]), 1)})")
+    table = times["the table page (100 hands)"]
+    print(f"  another 100-hand table's page, the first time it is asked, once the server is warm: {other_first:.0f} ms")
+    print(f"  the table page, first over later: {table[0] / statistics.median(table[1:]):.1f}x (the later ones' evening"
+          f" is kept); first after start-up over another table's first once warm: {table[0] / other_first:.1f}x (issue"
+          f" 40's goal: at most 2x; {last('first table page / warm', table[0] / other_first, 1)})")
     print(f"  all of the above, first time: {sum(ms[0] for ms in times.values()):.0f} ms, later"
           f" {sum(statistics.median(ms[1:]) for ms in times.values()):.0f} ms")
 
