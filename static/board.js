@@ -63,6 +63,9 @@ document.addEventListener("htmx:configRequest", function (e) {
   }
   if (live && e.detail.elt === live) {
     if (live.dataset.etag) { e.detail.headers["If-None-Match"] = live.dataset.etag; }
+    // a cup's table: its round as this page shows it (closed, its clock), brought again when the director changed it
+    var round = document.getElementById("cup-round");
+    if (round && round.dataset.roundTag) { e.detail.headers["X-Cup-Round"] = round.dataset.roundTag; }
     // every 2 s on a metered phone: the server needs neither the page's address nor the element's id
     delete e.detail.headers["HX-Current-URL"];
     delete e.detail.headers["HX-Trigger"];

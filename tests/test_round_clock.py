@@ -11,7 +11,7 @@ from sqlalchemy import update
 from scorekeeper import store
 from scorekeeper.store.db import engine
 from scorekeeper.store.schema import tournaments
-from tests.test_cups_web import CUP, cup_of, start, tables_of, text
+from tests.test_cups_web import CUP, cup_of, start, tables_of, text, troccas_hand
 
 
 def clock_on(page: str) -> tuple[str, str] | None:
@@ -120,3 +120,49 @@ def test_a_cups_file_carries_its_running_clock(app, client):
         assert r.status_code == 400, bad
         assert ("The cup's round clock in the file is not valid." in text(r)
                 or "A date in the file can't be read." in text(r)), bad
+
+
+def test_a_cup_tables_poll_brings_its_round_again_when_the_director_sets_the_clock_or_closes_it(app, client):
+    """Setting a round's clock or closing the round moves no table's version on (the table's hands are as they
+    were), so a table page's poll, which asks by the table's version, brought neither: the players' pages counted
+    down to the old end until reloaded. The page now says the round it shows (X-Cup-Round, static/board.js), and the
+    poll brings the round alone when only it changed (web/table/live.py), with the table's version as before."""
+    url = start(client, round_minutes="45")
+    cup = cup_of(app, url)
+    client.post(url + "/draw")
+    with app.app_context():
+        one = tables_of(app, cup, 1)[0]
+        scorer = "/t/" + store.share_links(one.table_id)[store.SCORER]
+    page = client.get(scorer).get_data(as_text=True)
+    round_tag = re.search(r'<div id="cup-round" data-round-tag="([^"]+)"', page).group(1)
+    live = re.search(r'<div id="live"[^>]*hx-get="([^"]+)"[^>]*data-etag=\'([^\']+)\'', page, re.S)
+    poll, tag = live.group(1), live.group(2)
+
+    def ask(shown_round, board=None):
+        return client.get(poll, headers={"If-None-Match": board or tag, "X-Cup-Round": shown_round})
+
+    assert ask(round_tag).status_code == 304
+    assert client.post(url + "/clock", data={"round": "1", "minutes": "10"}).status_code == 303
+    assert client.get(poll, headers={"If-None-Match": tag}).status_code == 304  # a page that says no round: as before
+    r = ask(round_tag)
+    body = r.get_data(as_text=True)
+    assert r.status_code == 200 and r.headers["ETag"] == tag  # the table's version, unmoved
+    assert 'id="cup-round"' in body and 'hx-swap-oob="true"' in body and 'id="totals"' not in body  # the round alone
+    assert clock_on(body)[1].startswith("About 10 minutes left")
+    now_tag = re.search(r'data-round-tag="([^"]+)"', body).group(1)
+    assert now_tag != round_tag and ask(now_tag).status_code == 304
+    # a hand saved and the clock set again: the board as always, and the round beside it
+    troccas_hand(app, one, 40)
+    assert client.post(url + "/clock", data={"round": "1", "minutes": "20"}).status_code == 303
+    r = ask(now_tag)
+    body = r.get_data(as_text=True)
+    assert r.status_code == 200 and r.headers["ETag"] != tag and 'id="totals"' in body
+    assert clock_on(body)[1].startswith("About 20 minutes left")
+    now_tag, tag = re.search(r'data-round-tag="([^"]+)"', body).group(1), r.headers["ETag"]
+    # the director closes the round (its tables unfinished, ended): the page says so, and its clock is gone
+    assert client.post(url + "/close", data={"round": "1", "end": "1"}).status_code == 303
+    r = ask(now_tag)
+    body = r.get_data(as_text=True)
+    assert r.status_code == 200 and 'id="round-closed"' in body and clock_on(body) is None
+    closed_tag = re.search(r'data-round-tag="([^"]+)"', body).group(1)
+    assert closed_tag.startswith("closed.") and ask(closed_tag).status_code == 304

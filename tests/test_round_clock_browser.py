@@ -1,7 +1,8 @@
 """A round's clock in Chromium (issue 38 item 1), at phone size (390x844) and on the projector (1280x720): the
 director starts a cup with 45 minutes a round and draws; the director's page, the round's table page (its scorer
 link), the player's page and the projector count down from the server's end (static/round_clock.js, no poll of its
-own); at zero each says the time is up without a reload, and the director still closes the round."""
+own); the director's new end reaches each with its poll; at zero each says the time is up without a reload, and the
+director still closes the round, which the table's page then says."""
 import re
 from datetime import datetime, timedelta, timezone
 
@@ -63,13 +64,14 @@ def test_a_rounds_clock_counts_down_on_every_page_and_says_when_the_time_is_up(p
     no_sideways_scroll(projector)
     projector.screenshot(path="/tmp/clock-projector.png")
     # the director gives the round 3 seconds more (as if 45 minutes had passed but 3 seconds): the poll brings the
-    # new end to every live page, and each says the time is up when it comes, by itself
+    # new end to every live page, the table's too (its round, X-Cup-Round: its version didn't move), and each says
+    # the time is up when it comes, by itself
     engine = create_engine(f"sqlite:///{tmp_path / 'live.sqlite'}")
     with engine.begin() as conn:
         conn.execute(update(tournaments).values(round_ends_at=datetime.now(timezone.utc) + timedelta(seconds=3),
                                                 version=tournaments.c.version + 1))
     engine.dispose()
-    for shown in (page, projector):
+    for shown in (page, projector, scorer):
         expect(shown.locator(".round-clock [data-clock-left]")).to_have_text(
             "Time is up: the director closes the round.", timeout=WAIT + 5000)
     expect(page.locator(".round-clock")).to_have_class(re.compile(r"\bup\b"))
@@ -79,5 +81,8 @@ def test_a_rounds_clock_counts_down_on_every_page_and_says_when_the_time_is_up(p
     tap(page, "End the unfinished tables and close round 1")
     expect(page.locator(".cup-in")).to_have_text("The round is closed.", timeout=WAIT)
     expect(page.locator(".round-clock")).to_have_count(0)
+    # the table's page says the round is closed, and its clock is gone, without a reload
+    expect(scorer.locator("#round-closed")).to_be_visible(timeout=WAIT)
+    expect(scorer.locator(".round-clock")).to_have_count(0)
     for other in (scorer, player, projector):
         other.close()

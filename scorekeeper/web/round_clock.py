@@ -26,6 +26,21 @@ class Clock:
     up: bool
 
 
+@dataclass(frozen=True)
+class CupRound:
+    """What a cup table's page says of its round (table/_cup-round.html): the sentence a Save would be refused with
+    once the director closed it, and its clock if one runs. `tag` names it: the page's poll sends it back
+    (X-Cup-Round, static/board.js) and is brought the round again when the director closed it or set its clock,
+    which moves no table's version on (web/table/live.py)."""
+
+    closed: str | None
+    clock: Clock | None
+
+    @property
+    def tag(self) -> str:
+        return f"{'closed' if self.closed else 'open'}.{self.clock.ends if self.clock else 'none'}"
+
+
 def clock_of(cup, round_no: int) -> Clock | None:
     """The clock of round `round_no` if it is the one being played and has one, else None."""
     if cup.round_ends_at is None or round_no < 1 or cup.closed_rounds >= round_no:

@@ -2,10 +2,12 @@
 evening in numbers opened (the views; the protocol they speak is web/scoreboard.py's)."""
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, make_response, render_template, request
 
 from ..access import load, polled, viewer_ok
 from ..scoreboard import answer_page, answer_poll, etag, only_added, parts, shown_version
+from ..site import asked_tags
+from .tables import cup_round
 
 bp = Blueprint("live", __name__)
 
@@ -25,15 +27,25 @@ def board_region(table_id):
     """Answer the scoreboard poll: 304 while the table's version is unchanged, else the new regions.
 
     An idle poll reads the database once: the table, read with the key (web/access.py), has the version to compare.
+    A cup's table's page also says the round it shows (X-Cup-Round): closing the round or setting its clock moves
+    no table's version on, so its poll reads the round too, and brings it when it changed (alone, if nothing else did).
     """
     table, _game = load(table_id)
     shown_parts = {}
+    asked = request.headers.get("X-Cup-Round")
+    now = cup_round(table) if asked is not None else None
+    moved = now if now is not None and now.tag != asked else None
+    if moved is not None and etag(table.version) in asked_tags():
+        response = make_response(render_template("table/_cup-round.html", cup_round=moved, oob=True))
+        response.set_etag(etag(table.version))
+        response.headers["Cache-Control"] = "no-store"
+        return response
 
     def board():
         shown_parts.update(parts(table))
         # only hands added since the phone's version: their rows alone, on top of its list (table/_board.html's switch)
         count = only_added(shown_parts["table"], shown_parts["b"], shown_version())
-        return render_template("table/_board.html", added=count, **shown_parts)
+        return render_template("table/_board.html", added=count, cup_round=moved, **shown_parts)
 
     response = answer_poll(table.version, board)
     if shown_parts and shown_parts["table"].version != table.version:  # saved meanwhile: the board shows the newer

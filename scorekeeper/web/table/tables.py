@@ -26,7 +26,7 @@ from ..access import hand_gone, load, load_hand, viewer_ok, watched_at
 from ..l10n import say
 from ..links import external
 from ..parse import digits
-from ..round_clock import clock_of
+from ..round_clock import CupRound, clock_of
 from ..table_form import form_token, new_token
 
 bp = Blueprint("tables", __name__)
@@ -46,18 +46,17 @@ def _converter(state):
 HAND = "<hand:number>"  # nine digits: a hand number in a URL fits the database's INTEGER column
 
 
-def page(table, game, form, status=200, message=None, preview=None, engine_error=None, aid=None, closed=None,
-         cup=...):
-    """Render the table page: the new-hand form above the scoreboard (`closed`: the cup's round is, said above;
-    `cup`: store.tournament_of_table's answer if read already: at a cup's table, its round's clock shows)."""
+def page(table, game, form, status=200, message=None, preview=None, engine_error=None, aid=None, cup=...):
+    """Render the table page: the new-hand form above the scoreboard (`cup`: store.tournament_of_table's answer if
+    read already: at a cup's table, its round, closed or its clock, shows)."""
     found = store.tournament_of_table(table.id) if cup is ... else cup
     message = message or next(iter(get_flashed_messages(category_filter=["message"])), None)
     table, b = scoreboard.current(table)  # the table the evening shows (newer if saved since it was read)
     deleted = next(iter(get_flashed_messages(category_filter=["deleted"])), None)
     return render_template("table/page.html", table=table, game=game, form=form, b=b,
                            last=store.last_change(table.id), message=message, preview=preview,
-                           engine_error=engine_error, said=said(b), deleted=deleted and int(deleted), closed=closed,
-                           clock=clock_of(found[0], found[1].round) if found else None,
+                           engine_error=engine_error, said=said(b), deleted=deleted and int(deleted),
+                           cup_round=cup_round(table, found),
                            watch=external("live.view", table_id=store.share_links(table.id)[store.VIEWER]),
                            aid=aid or count_aid.start(game, table, request.form)), status
 
@@ -78,12 +77,20 @@ def show(table_id):
     """The scorer's page: the scoreboard and the next hand's form."""
     table, game = load(table_id)
     found = store.tournament_of_table(table.id)
-    closed = round_closed(table, found)
-    if closed or (found and clock_of(found[0], found[1].round)):
+    if round_closed(table, found) or (found and clock_of(found[0], found[1].round)):
         # closing a round, or setting its clock, moves no table's version on: this page is made anew, never a 304
-        return page(table, game, next_form(table, game, scoreboard.current(table)[1]), closed=closed, cup=found)
+        return page(table, game, next_form(table, game, scoreboard.current(table)[1]), cup=found)
     return scoreboard.answer_page(table, lambda: page(table, game, next_form(table, game, scoreboard.current(table)[1]),
                                                       cup=found))
+
+
+def cup_round(table, found=...) -> CupRound | None:
+    """At a cup's table, its round as the page says it (closed, its clock); None at any other table. `found`:
+    store.tournament_of_table's answer if read already."""
+    found = store.tournament_of_table(table.id) if found is ... else found
+    if found is None:
+        return None
+    return CupRound(round_closed(table, found), clock_of(found[0], found[1].round))
 
 
 def round_closed(table, found=...) -> str | None:
