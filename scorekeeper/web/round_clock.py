@@ -9,6 +9,9 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from flask_babel import format_time
+from flask_babel import gettext as _
+
+from .. import store
 
 MOST_MINUTES = 600  # ten hours: a round's clock, the new cup's form's and the director's
 
@@ -53,3 +56,30 @@ def clock_of(cup, round_no: int) -> Clock | None:
 
 def _iso(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def cup_round(table, found=...) -> CupRound | None:
+    """At a cup's table, its round as the page says it (closed, its clock); None at any other table. `found`:
+    store.tournament_of_table's answer if read already."""
+    found = store.tournament_of_table(table.id) if found is ... else found
+    if found is None:
+        return None
+    return CupRound(round_closed(table, found), clock_of(found[0], found[1].round))
+
+
+def round_closed(table, found=...) -> str | None:
+    """At a cup's table whose round the director closed (and didn't open it for a correction), the sentence a Save
+    would be refused with; else None. `found`: store.tournament_of_table's answer if read already."""
+    found = store.tournament_of_table(table.id) if found is ... else found
+    if found is None:
+        return None
+    cup, placed = found
+    if cup.closed_rounds < placed.round or placed.reopened:
+        return None
+    return closed_hands(placed.round)
+
+
+def closed_hands(round_no: int) -> str:
+    """Say that a closed round's table takes no more hands."""
+    return _("Round %(n)s of the cup is closed: this table takes no more hands. Ask the director if a hand is "
+             "missing.", n=round_no)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from flask import Blueprint, make_response, render_template, request
 
 from ..access import load, polled, viewer_ok
+from ..round_clock import cup_round
 from ..scoreboard import answer_page, answer_poll, etag, only_added, parts, shown_version
 from ..site import asked_tags
-from .tables import cup_round
 
 bp = Blueprint("live", __name__)
 

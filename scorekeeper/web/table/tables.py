@@ -26,7 +26,7 @@ from ..access import hand_gone, load, load_hand, viewer_ok, watched_at
 from ..l10n import say
 from ..links import external
 from ..parse import digits
-from ..round_clock import CupRound, clock_of
+from ..round_clock import clock_of, closed_hands, cup_round, round_closed
 from ..table_form import form_token, new_token
 
 bp = Blueprint("tables", __name__)
@@ -82,27 +82,6 @@ def show(table_id):
         return page(table, game, next_form(table, game, scoreboard.current(table)[1]), cup=found)
     return scoreboard.answer_page(table, lambda: page(table, game, next_form(table, game, scoreboard.current(table)[1]),
                                                       cup=found))
-
-
-def cup_round(table, found=...) -> CupRound | None:
-    """At a cup's table, its round as the page says it (closed, its clock); None at any other table. `found`:
-    store.tournament_of_table's answer if read already."""
-    found = store.tournament_of_table(table.id) if found is ... else found
-    if found is None:
-        return None
-    return CupRound(round_closed(table, found), clock_of(found[0], found[1].round))
-
-
-def round_closed(table, found=...) -> str | None:
-    """At a cup's table whose round the director closed (and didn't open it for a correction), the sentence a Save
-    would be refused with; else None. `found`: store.tournament_of_table's answer if read already."""
-    found = store.tournament_of_table(table.id) if found is ... else found
-    if found is None:
-        return None
-    cup, placed = found
-    if cup.closed_rounds < placed.round or placed.reopened:
-        return None
-    return closed_hands(placed.round)
 
 
 def next_form(table, game, b):
@@ -322,12 +301,6 @@ def delete(table_id, number):
     except store.RoundClosed as e:
         flash(closed_round(e), "message")
     return redirect(url_for("tables.show", table_id=table.id), 303)
-
-
-def closed_hands(round_no: int) -> str:
-    """Say that a closed round's table takes no more hands."""
-    return _("Round %(n)s of the cup is closed: this table takes no more hands. Ask the director if a hand is "
-             "missing.", n=round_no)
 
 
 def closed_round(e) -> str:
