@@ -108,15 +108,17 @@ def chart_steps(board, added: int) -> dict | None:
     must come again: the grid widened, a new highest or lowest total passed the axis's step, or a hand can't be scored. About 40 B
     where the whole chart is ~570 B (compressed, a 1,000-hand evening of varied hands: bench/save.py)."""
     drawing = _drawing(board)
-    rows, n = board.rows, len(board.rows)
+    if drawing is None:
+        return None
+    rows, players, y = drawing
+    n = len(rows)
     m = n - added  # the hands of the chart the phone shows
-    if drawing is None or m < 2 or rows[-1].charted != n or rows[m - 1].charted != m:
+    if n != len(board.rows) or m < 2:  # a hand the engine can't score: the whole chart (_drawing leaves it out)
         return None
     last, shown = rows[-1], rows[m - 1]
     every = grid(n)[1]
     if grid(m)[1] != every or axis(shown.low, shown.high) != axis(last.low, last.high):
         return None
-    _rows, players, y = drawing
     ks = [k for k in grid(n) if k >= m - m % every]  # from the phone's last point on the grid
     drawn = [rows[k - 1].after_units if k else None for k in ks]
     steps = [path(ks, [y(after, p) for after in drawn]).partition("l")[2] for p in players]

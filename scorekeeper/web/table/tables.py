@@ -26,7 +26,7 @@ from ..access import hand_gone, load, load_hand, viewer_ok, watched_at
 from ..l10n import say
 from ..links import external
 from ..parse import digits
-from ..round_clock import clock_of, closed_hands, cup_round, round_closed
+from ..round_clock import closed_hands, cup_round
 from ..table_form import form_token, new_token
 
 bp = Blueprint("tables", __name__)
@@ -77,7 +77,8 @@ def show(table_id):
     """The scorer's page: the scoreboard and the next hand's form."""
     table, game = load(table_id)
     found = store.tournament_of_table(table.id)
-    if round_closed(table, found) or (found and clock_of(found[0], found[1].round)):
+    state = cup_round(table, found)
+    if state is not None and (state.closed or state.clock):
         # closing a round, or setting its clock, moves no table's version on: this page is made anew, never a 304
         return page(table, game, next_form(table, game, scoreboard.current(table)[1]), cup=found)
     return scoreboard.answer_page(table, lambda: page(table, game, next_form(table, game, scoreboard.current(table)[1]),
